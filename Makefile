@@ -1,0 +1,56 @@
+# The README's two commands:  `make start`  and  `make test`.
+# Both create .venv with Python 3.12+ and install the pinned requirements when needed.
+SHELL := /bin/bash
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: start test setup lint messages
+
+start: $(STAMP)
+	$(PY) manage.py migrate --no-input
+	$(PY) manage.py collectstatic --no-input -v0
+	$(PY) manage.py load_demo --if-empty
+	@echo
+	@echo "  白樺会 score book: http://$(HOST):$(PORT)/   (stop with Ctrl-C)"
+	@echo
+	$(PY) manage.py runserver $(HOST):$(PORT)
+
+test: $(STAMP)
+	$(VENV)/bin/pytest $(ARGS)
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
+
+setup: $(STAMP)
+
+# Rebuild the translation catalogues after changing user-facing strings (needs GNU gettext).
+messages: $(STAMP)
+	$(PY) manage.py makemessages -l ja --ignore=.venv --ignore=tests
+	$(PY) manage.py compilemessages -l ja --ignore=.venv
+
+# Find Python 3.12+ (the .python-version file makes pyenv's `python3` 3.13.0), make the venv,
+# install. A venv made with an older Python is replaced.
+$(STAMP): requirements.txt requirements-dev.txt
+	@set -e; \
+	if [ -x $(PY) ] && ! $(PY) -c 'import sys; sys.exit(sys.version_info < (3, 12))'; then \
+	  echo "Replacing $(VENV): its Python is older than 3.12."; rm -rf $(VENV); fi; \
+	if [ ! -x $(PY) ]; then \
+	  python=""; \
+	  for c in python3 python3.13 python3.12 $$HOME/.pyenv/versions/3.13*/bin/python3 \
+	           $$HOME/.pyenv/versions/3.12*/bin/python3 /usr/local/bin/python3.13 /usr/local/bin/python3.12; do \
+	    if command -v "$$c" >/dev/null 2>&1 && "$$c" -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null; then \
+	      python="$$c"; break; fi; \
+	  done; \
+	  if [ -z "$$python" ]; then \
+	    echo "Python 3.12 or newer is needed (Django 6.1). Install it (e.g. 'pyenv install 3.13.0') and run again." >&2; \
+	    exit 1; fi; \
+	  echo "Creating $(VENV) with $$("$$python" --version)"; \
+	  "$$python" -m venv $(VENV); \
+	fi; \
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r requirements-dev.txt; \
+	touch $(STAMP)

@@ -1,0 +1,21 @@
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_not_required
+from django.urls import include, path
+from django.views.i18n import set_language
+
+from scoring import views as scoring_views
+
+urlpatterns = [
+    path("", scoring_views.home, name="home"),
+    path(
+        "login/",
+        auth_views.LoginView.as_view(redirect_authenticated_user=True),
+        name="login",
+    ),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("i18n/setlang/", login_not_required(set_language), name="set_language"),
+    path("members/", include("members.urls")),
+    path("", include("scoring.urls")),
+    path("admin/", admin.site.urls),
+]
