@@ -1,0 +1,19 @@
+from django.apps import AppConfig
+from django.db.models.signals import post_migrate
+from django.utils.translation import gettext_lazy as _
+
+
+class MembersConfig(AppConfig):
+    name = "members"
+    verbose_name = _("Members")
+
+    def ready(self) -> None:
+        # Every app's permissions are made by its own post_migrate signal, so the groups are
+        # (re)filled after each one; the last signal leaves them complete. Idempotent.
+        post_migrate.connect(ensure_groups_after_migrate, dispatch_uid="members.ensure_groups")
+
+
+def ensure_groups_after_migrate(**kwargs: object) -> None:
+    from members.roles import ensure_groups
+
+    ensure_groups(using=str(kwargs.get("using", "default")))

@@ -1,0 +1,58 @@
+from django.conf import settings
+from django.core.validators import RegexValidator
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
+
+furigana_validator = RegexValidator(
+    r"^[\u3041-\u309f\u30a0-\u30ff\u3000 ー・]+$",
+    _("Write the furigana in kana (hiragana or katakana)."),
+)
+
+
+class MemberQuerySet(models.QuerySet["Member"]):
+    def active(self) -> "MemberQuerySet":
+        return self.filter(is_active=True)
+
+    def regulars(self) -> "MemberQuerySet":
+        return self.filter(is_guest=False)
+
+
+class Member(models.Model):
+    """A club member (会員), or a guest who came to try (体験・ゲスト)."""
+
+    name = models.CharField(_("name"), max_length=40, help_text=_("As written, e.g. 佐藤 和子"))
+    furigana = models.CharField(
+        _("furigana"),
+        max_length=80,
+        validators=[furigana_validator],
+        help_text=_("In kana, for sorting in 五十音 order, e.g. さとう かずこ"),
+    )
+    is_active = models.BooleanField(
+        _("active"), default=True, help_text=_("Off for members who have left the club.")
+    )
+    is_guest = models.BooleanField(_("guest"), default=False)
+    joined_on = models.DateField(_("joined"), null=True, blank=True)
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("login"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="member",
+    )
+    note = models.CharField(_("note"), max_length=200, blank=True)
+
+    history = HistoricalRecords()
+    objects = MemberQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("member")
+        verbose_name_plural = _("members")
+        ordering = ["furigana", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["name"], name="member_name_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name

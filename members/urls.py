@@ -1,0 +1,10 @@
+from django.urls import path
+
+from members import views
+
+app_name = "members"
+urlpatterns = [
+    path("", views.member_list, name="list"),
+    path("new/", views.member_create, name="create"),
+    path("<int:pk>/edit/", views.member_edit, name="edit"),
+]

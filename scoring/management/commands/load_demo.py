@@ -1,0 +1,146 @@
+"""A small demo club so a newcomer sees a living app.
+
+Idempotent: run twice, nothing changes the second time. It refuses to touch a database that
+holds real data (members or meets that are not the demo's).
+"""
+
+import random
+from datetime import date
+from typing import Any
+
+from django.contrib.auth.models import Group, User
+from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
+
+from members.models import Member
+from members.roles import MEMBER, ORGANIZER, ensure_groups
+from scoring.models import Hanchan, HandLevel, Meet, MeetKind, PlayerEntry, RuleSet
+
+DEMO_ORGANIZER = ("kiroku", "shirakaba-kiroku")
+DEMO_MEMBER = ("kaiin", "shirakaba-kaiin")
+
+DEMO_MEMBERS = [
+    ("佐藤 和子", "さとう かずこ"),
+    ("鈴木 一郎", "すずき いちろう"),
+    ("高橋 幸子", "たかはし さちこ"),
+    ("田中 実", "たなか みのる"),
+    ("伊藤 節子", "いとう せつこ"),
+    ("渡辺 茂", "わたなべ しげる"),
+    ("山本 洋子", "やまもと ようこ"),
+    ("中村 弘", "なかむら ひろし"),
+    ("小林 恵子", "こばやし けいこ"),
+    ("加藤 進", "かとう すすむ"),
+    ("吉田 美智子", "よしだ みちこ"),
+    ("山田 勝", "やまだ まさる"),
+    ("佐々木 久美子", "ささき くみこ"),
+    ("松本 清", "まつもと きよし"),
+    ("井上 文子", "いのうえ ふみこ"),
+]
+
+
+def demo_scores(rng: random.Random) -> list[int]:
+    """Four end-of-game scores, multiples of 100, adding up to 120,000."""
+    while True:
+        first = [rng.randrange(50, 560) * 100 for _ in range(3)]
+        last = 120_000 - sum(first)
+        if -10_000 <= last <= 70_000:
+            return [*first, last]
+
+
+class Command(BaseCommand):
+    help = "Load a small demo club (15 members, a few meets, demo logins). Idempotent."
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument(
+            "--if-empty",
+            action="store_true",
+            help="Do nothing (and succeed) when the database already holds data.",
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        demo_names = {name for name, _ in DEMO_MEMBERS}
+        names = set(Member.objects.values_list("name", flat=True))
+        if (
+            names
+            and names == demo_names
+            and User.objects.filter(username=DEMO_ORGANIZER[0]).exists()
+        ):
+            self.stdout.write("The demo club is loaded already; nothing to do.")
+            self.print_logins()
+            return
+        if names or Meet.objects.exists():
+            if options["if_empty"]:
+                self.stdout.write("The database holds data; the demo club was not loaded.")
+                return
+            raise CommandError(
+                "This database holds real data (members or meets that are not the demo's); "
+                "the demo club is only loaded into an empty database."
+            )
+        with transaction.atomic():
+            self.load()
+        self.stdout.write(self.style.SUCCESS("Demo club loaded."))
+        self.print_logins()
+
+    def print_logins(self) -> None:
+        self.stdout.write(f"  organizer (記録係) login: {DEMO_ORGANIZER[0]} / {DEMO_ORGANIZER[1]}")
+        self.stdout.write(f"  member (会員) login:      {DEMO_MEMBER[0]} / {DEMO_MEMBER[1]}")
+
+    def load(self) -> None:
+        ensure_groups()
+        rng = random.Random(2025)
+        members = [
+            Member.objects.create(name=name, furigana=kana, joined_on=date(2024, 4, 1))
+            for name, kana in DEMO_MEMBERS
+        ]
+        members[14].is_guest = True
+        members[14].save()
+
+        organizer = User.objects.create_user(
+            DEMO_ORGANIZER[0], password=DEMO_ORGANIZER[1], first_name="佐藤 和子", is_staff=True
+        )
+        organizer.groups.add(Group.objects.get(name=ORGANIZER))
+        members[0].user = organizer
+        members[0].save()
+        member_user = User.objects.create_user(
+            DEMO_MEMBER[0], password=DEMO_MEMBER[1], first_name="鈴木 一郎"
+        )
+        member_user.groups.add(Group.objects.get(name=MEMBER))
+        members[1].user = member_user
+        members[1].save()
+
+        club_rule = RuleSet.objects.default()
+        # Four meets in October–November 2025: two Wednesdays, two Saturdays.
+        days = [
+            (date(2025, 10, 8), MeetKind.WEDNESDAY),
+            (date(2025, 10, 18), MeetKind.SATURDAY),
+            (date(2025, 10, 22), MeetKind.WEDNESDAY),
+            (date(2025, 11, 1), MeetKind.SATURDAY),
+        ]
+        for day, kind in days:
+            meet = Meet.objects.create(date=day, kind=kind, rule_set=club_rule)
+            attendees = rng.sample(members, 12 if kind == MeetKind.WEDNESDAY else 8)
+            meet.attendees.set(attendees)
+            for round_no in (1, 2, 3):
+                rng.shuffle(attendees)
+                for table_index in range(len(attendees) // 4):
+                    players = attendees[table_index * 4 : table_index * 4 + 4]
+                    game = Hanchan(
+                        meet=meet, table_no=table_index + 1, round_no=round_no, rule_set=club_rule
+                    )
+                    entries = []
+                    for seat, (member, score) in enumerate(
+                        zip(players, demo_scores(rng), strict=True)
+                    ):
+                        hands: list[tuple[str, str]] = []
+                        if rng.random() < 0.25:
+                            hands.append((rng.choice(HandLevel.values[:3]), ""))
+                        if rng.random() < 0.02:
+                            hands.append((HandLevel.YAKUMAN, "国士無双"))
+                        chombo = 1 if rng.random() < 0.03 else 0
+                        entries.append(PlayerEntry(member, seat, score, chombo, hands))
+                    game.record(entries)
+        # The oldest meet has been checked and finalised (確定), as the organizer would.
+        oldest = Meet.objects.order_by("date").first()
+        if oldest is not None:
+            oldest.is_final = True
+            oldest.save()

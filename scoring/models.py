@@ -1,0 +1,456 @@
+"""Rule sets, meets, games (hanchan), their results and big hands.
+
+The way a game goes in: :meth:`Hanchan.record` checks the entries, asks ``rules.settle`` for
+the points and stores the game, its results and big hands in one transaction. Stored points
+are always what ``rules.py`` gives for the stored scores; nothing else writes them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models, transaction
+from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
+
+from members.models import Member
+from scoring import rules
+
+SEAT_NAMES = ("東", "南", "西", "北")
+
+
+class Seat(models.IntegerChoices):
+    EAST = 0, "東"
+    SOUTH = 1, "南"
+    WEST = 2, "西"
+    NORTH = 3, "北"
+
+
+class MeetKind(models.TextChoices):
+    WEDNESDAY = "wed", _("Wednesday meet")
+    SATURDAY = "sat", _("Saturday meet")
+    OTHER = "other", _("Other")
+
+
+class HandLevel(models.TextChoices):
+    MANGAN = "mangan", _("Mangan")
+    HANEMAN = "haneman", _("Haneman")
+    BAIMAN = "baiman", _("Baiman")
+    SANBAIMAN = "sanbaiman", _("Sanbaiman")
+    YAKUMAN = "yakuman", _("Yakuman")
+
+
+# Messages for rules.InvalidGame codes. Figures are formatted before they go in.
+INVALID_GAME_MESSAGES = {
+    "wrong_player_count": _(
+        "This rule set is for %(expected)s players, but %(given)s were entered."
+    ),
+    "seat_twice": _("The seat %(seat)s is taken twice."),
+    "seat_missing": _("Every seat (東 南 西 北 for 4 players, 東 南 西 for 3) must be taken once."),
+    "score_out_of_range": _("%(seat)s: %(score)s points is beyond ±%(limit)s; please check."),
+    "score_not_multiple": _("%(seat)s: %(score)s is not a multiple of %(unit)s points."),
+    "chombo_negative": _("%(seat)s: the chombo count cannot be negative."),
+    "chombo_too_many": _("%(seat)s: %(chombo)s chombo is more than %(limit)s; please check."),
+    "bad_deposits": _("Deposits held must be whole 1,000-point sticks (%(deposits)s given)."),
+    "table_short": _(
+        "The table adds up to %(total)s points: %(difference)s short of %(expected)s."
+    ),
+    "table_over": _("The table adds up to %(total)s points: %(difference)s over %(expected)s."),
+    "tied_top": _("Under this rule the game ends with a single top; two players have %(score)s."),
+    "finer_than_tenth": _("%(value)s cannot be written in tenths of a point."),
+    "bad_rule_players": _("A rule set is for 3 or 4 players."),
+    "bad_rule_rank_points": _("Give rank points for each of the %(players)s places."),
+    "bad_rule_points_per_p": _("Points per 1 P must divide 1,000 (e.g. 1,000 or 100)."),
+    "bad_rule_start": _("Start and return points must be multiples of 100."),
+    "bad_rule_return": _("Return points cannot be below start points."),
+}
+
+
+def invalid_game_error(error: rules.InvalidGame) -> ValidationError:
+    """Turn a rules.py error into a ValidationError with a message in the user's language."""
+    params: dict[str, Any] = {}
+    for key, value in error.params.items():
+        if key == "seat" and isinstance(value, int) and 0 <= value < len(SEAT_NAMES):
+            params[key] = SEAT_NAMES[value]
+        elif isinstance(value, int):
+            params[key] = f"{value:,}"
+        else:
+            params[key] = value
+    message = INVALID_GAME_MESSAGES.get(error.code, _("The game cannot be settled."))
+    return ValidationError(message, code=error.code, params=params)
+
+
+class RuleSetQuerySet(models.QuerySet["RuleSet"]):
+    def default(self) -> RuleSet:
+        return self.get(is_default=True)
+
+
+class RuleSet(models.Model):
+    """A rule system's parameters. Once a game uses it, it is frozen: copy it instead."""
+
+    PARAMETER_FIELDS = (
+        "players",
+        "start_points",
+        "return_points",
+        "points_per_p",
+        "rank_point_1",
+        "rank_point_2",
+        "rank_point_3",
+        "rank_point_4",
+        "tie_break",
+        "split_rounding",
+        "chombo_penalty",
+        "total_policy",
+        "scores_count",
+        "single_top",
+    )
+
+    name = models.CharField(_("name"), max_length=60, unique=True)
+    description = models.TextField(_("description"), blank=True)
+    is_default = models.BooleanField(_("club default"), default=False)
+    players = models.PositiveSmallIntegerField(
+        _("players"), choices=[(4, _("4 players")), (3, _("3 players"))], default=4
+    )
+    start_points = models.IntegerField(_("start points"), default=30_000)
+    return_points = models.IntegerField(_("return points"), default=30_000)
+    points_per_p = models.PositiveIntegerField(
+        _("points per 1 P"), default=1_000, help_text=_("1,000: 100 points = 0.1 P")
+    )
+    rank_point_1 = models.DecimalField(_("rank points, 1st"), max_digits=6, decimal_places=1)
+    rank_point_2 = models.DecimalField(_("rank points, 2nd"), max_digits=6, decimal_places=1)
+    rank_point_3 = models.DecimalField(_("rank points, 3rd"), max_digits=6, decimal_places=1)
+    rank_point_4 = models.DecimalField(
+        _("rank points, 4th"), max_digits=6, decimal_places=1, null=True, blank=True
+    )
+    tie_break = models.CharField(
+        _("ties"),
+        max_length=12,
+        choices=[
+            (rules.TieBreak.SPLIT, _("Tied players share the points evenly")),
+            (rules.TieBreak.SEAT, _("The seat nearer the first dealer ranks higher")),
+        ],
+        default=rules.TieBreak.SPLIT,
+    )
+    split_rounding = models.CharField(
+        _("rounding of a shared split"),
+        max_length=12,
+        choices=[
+            (rules.SplitRounding.SEAT, _("Odd tenths to the players nearest the first dealer")),
+            (rules.SplitRounding.REVERSE_SEAT, _("Odd tenths to the players farthest from it")),
+        ],
+        default=rules.SplitRounding.SEAT,
+    )
+    chombo_penalty = models.DecimalField(
+        _("P per chombo"), max_digits=6, decimal_places=1, default=Decimal(10)
+    )
+    total_policy = models.CharField(
+        _("table total"),
+        max_length=16,
+        choices=[
+            (rules.TotalPolicy.EXACT, _("Must equal players × start, less deposits held")),
+            (rules.TotalPolicy.EXCESS_OFF_TOP, _("An excess is taken off the top score")),
+        ],
+        default=rules.TotalPolicy.EXACT,
+    )
+    scores_count = models.BooleanField(
+        _("scores count"), default=True, help_text=_("Off for 1-0-0-0: only the win counts.")
+    )
+    single_top = models.BooleanField(
+        _("single top"), default=False, help_text=_("A tie for first is an error.")
+    )
+
+    history = HistoricalRecords()
+    objects = RuleSetQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("rule set")
+        verbose_name_plural = _("rule sets")
+        ordering = ["-is_default", "players", "name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["is_default"],
+                condition=models.Q(is_default=True),
+                name="one_default_rule_set",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        # The lock holds whatever path the change takes (forms, admin, shell).
+        if self.is_in_use() and self.changed_parameters():
+            raise ValidationError(
+                _("Games were played under this rule set, so it cannot be changed. Copy it."),
+                code="rule_set_in_use",
+            )
+        super().save(*args, **kwargs)
+
+    @property
+    def rank_points(self) -> tuple[Decimal, ...]:
+        values = (self.rank_point_1, self.rank_point_2, self.rank_point_3, self.rank_point_4)
+        return tuple(Decimal(v) for v in values[: self.players] if v is not None)
+
+    def params(self) -> rules.RuleParams:
+        """This rule set as rules.py parameters. Raise ValidationError if they do not fit."""
+        try:
+            return rules.RuleParams(
+                players=self.players,
+                start_points=self.start_points,
+                return_points=self.return_points,
+                points_per_p=self.points_per_p,
+                rank_points=self.rank_points,
+                tie_break=rules.TieBreak(self.tie_break),
+                split_rounding=rules.SplitRounding(self.split_rounding),
+                chombo_penalty=Decimal(self.chombo_penalty),
+                total_policy=rules.TotalPolicy(self.total_policy),
+                scores_count=self.scores_count,
+                single_top=self.single_top,
+            )
+        except rules.InvalidGame as error:
+            raise invalid_game_error(error) from error
+
+    def is_in_use(self) -> bool:
+        return self.pk is not None and self.hanchan_set.exists()
+
+    def changed_parameters(self) -> list[str]:
+        """The parameter fields that differ from the stored row."""
+        if self.pk is None:
+            return []
+        stored = type(self).objects.filter(pk=self.pk).values(*self.PARAMETER_FIELDS).first()
+        if stored is None:
+            return []
+        return [f for f in self.PARAMETER_FIELDS if stored[f] != getattr(self, f)]
+
+    def clean(self) -> None:
+        if self.players == 3:
+            self.rank_point_4 = None
+        elif self.rank_point_4 is None:
+            raise ValidationError({"rank_point_4": _("A 4-player rule set needs 4th place.")})
+        self.params()
+        if self.is_in_use() and self.changed_parameters():
+            raise ValidationError(
+                _("Games were played under this rule set, so it cannot be changed. Copy it.")
+            )
+
+    def copy(self, name: str) -> RuleSet:
+        """A new, unused rule set with the same parameters (never the default)."""
+        values = {f: getattr(self, f) for f in self.PARAMETER_FIELDS}
+        return RuleSet.objects.create(name=name, description=self.description, **values)
+
+
+class Meet(models.Model):
+    """A meet (例会): one day's play, usually three rounds at several tables."""
+
+    date = models.DateField(_("date"))
+    kind = models.CharField(
+        _("kind"), max_length=8, choices=MeetKind.choices, default=MeetKind.WEDNESDAY
+    )
+    rule_set = models.ForeignKey(
+        RuleSet,
+        verbose_name=_("rule set"),
+        on_delete=models.PROTECT,
+        help_text=_("The rule set new games of this meet start with."),
+    )
+    attendees = models.ManyToManyField(
+        Member, verbose_name=_("attendees"), blank=True, related_name="meets"
+    )
+    is_final = models.BooleanField(_("finalised"), default=False)
+    note = models.CharField(_("note"), max_length=200, blank=True)
+
+    history = HistoricalRecords(m2m_fields=[attendees])
+
+    class Meta:
+        verbose_name = _("meet")
+        verbose_name_plural = _("meets")
+        ordering = ["-date", "kind"]
+        constraints = [
+            models.UniqueConstraint(fields=["date", "kind"], name="one_meet_per_day_and_kind"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.date:%Y-%m-%d} {self.get_kind_display()}"
+
+
+@dataclass
+class PlayerEntry:
+    """One player's line of a game, as entered (before settlement)."""
+
+    member: Member
+    seat: int
+    score: int
+    chombo: int = 0
+    big_hands: Sequence[tuple[str, str]] = field(default=())  # (HandLevel, yakuman name)
+
+
+class Hanchan(models.Model):
+    """One game (半荘) at one table (卓) in one round (回戦) of a meet."""
+
+    meet = models.ForeignKey(
+        Meet, verbose_name=_("meet"), on_delete=models.CASCADE, related_name="hanchans"
+    )
+    table_no = models.PositiveSmallIntegerField(
+        _("table"), validators=[MinValueValidator(1), MaxValueValidator(50)]
+    )
+    round_no = models.PositiveSmallIntegerField(
+        _("round"), validators=[MinValueValidator(1), MaxValueValidator(20)]
+    )
+    rule_set = models.ForeignKey(RuleSet, verbose_name=_("rule set"), on_delete=models.PROTECT)
+    deposits_held = models.PositiveIntegerField(
+        _("deposits held"),
+        default=0,
+        help_text=_("Riichi sticks left unresolved (預かり), in points."),
+    )
+    note = models.CharField(_("note"), max_length=200, blank=True)
+    version = models.PositiveIntegerField(default=1, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
+        ordering = ["meet", "round_no", "table_no"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["meet", "table_no", "round_no"], name="one_game_per_table_and_round"
+            ),
+            models.CheckConstraint(condition=models.Q(table_no__gte=1), name="table_from_1"),
+            models.CheckConstraint(condition=models.Q(round_no__gte=1), name="round_from_1"),
+        ]
+
+    def __str__(self) -> str:
+        return _("%(meet)s, round %(round)s, table %(table)s") % {
+            "meet": self.meet,
+            "round": self.round_no,
+            "table": self.table_no,
+        }
+
+    def settle(self, entries: Sequence[PlayerEntry]) -> rules.Settlement:
+        """Check the entries and settle them under this game's rule set (nothing saved)."""
+        errors: list[ValidationError] = []
+        if self.meet.is_final:
+            errors.append(ValidationError(_("This meet is finalised; reopen it to change games.")))
+        seen: set[int] = set()
+        for entry in entries:
+            if entry.member.pk in seen:
+                errors.append(
+                    ValidationError(
+                        _("%(name)s is entered twice."),
+                        code="member_twice",
+                        params={"name": entry.member.name},
+                    )
+                )
+            seen.add(entry.member.pk)
+            for level, yakuman_name in entry.big_hands:
+                if level not in HandLevel.values:
+                    errors.append(
+                        ValidationError(_("Unknown hand level: %(level)s"), params={"level": level})
+                    )
+                elif yakuman_name and level != HandLevel.YAKUMAN:
+                    errors.append(ValidationError(_("Only a yakuman carries a name.")))
+        if errors:
+            raise ValidationError(errors)
+        seats = [rules.SeatScore(seat=e.seat, score=e.score, chombo=e.chombo) for e in entries]
+        try:
+            return rules.settle(self.rule_set.params(), seats, self.deposits_held)
+        except rules.InvalidGame as error:
+            raise invalid_game_error(error) from error
+
+    def record(self, entries: Sequence[PlayerEntry]) -> rules.Settlement:
+        """Validate, settle and save this game with its results and big hands: all or nothing.
+
+        Raises ValidationError (and leaves the database as it was) when anything is wrong.
+        """
+        settlement = self.settle(entries)
+        by_seat = {e.seat: e for e in entries}
+        with transaction.atomic():
+            self.full_clean()
+            if self.pk is not None:
+                self.version += 1
+            self.save()
+            for old in self.results.all():
+                old.delete()  # one by one, so the history records each row
+            for result in settlement.results:
+                entry = by_seat[result.seat]
+                row = HanchanResult(
+                    hanchan=self,
+                    member=entry.member,
+                    seat=result.seat,
+                    score=result.score,
+                    chombo=result.chombo,
+                    final_score=result.final_score,
+                    place=result.place,
+                    score_points=result.score_points,
+                    rank_points=result.rank_points,
+                    chombo_points=result.chombo_points,
+                    total_points=result.total,
+                )
+                row.save()
+                for level, yakuman_name in entry.big_hands:
+                    BigHand(result=row, level=level, yakuman_name=yakuman_name).save()
+        return settlement
+
+
+class HanchanResult(models.Model):
+    """One player's line of a game: what was entered and what settlement gave."""
+
+    hanchan = models.ForeignKey(
+        Hanchan, verbose_name=_("game"), on_delete=models.CASCADE, related_name="results"
+    )
+    member = models.ForeignKey(
+        Member, verbose_name=_("member"), on_delete=models.PROTECT, related_name="results"
+    )
+    seat = models.PositiveSmallIntegerField(_("seat"), choices=Seat.choices)
+    score = models.IntegerField(_("score"))
+    chombo = models.PositiveSmallIntegerField(_("chombo"), default=0)
+    # Settled by rules.py; stored for fast aggregation.
+    final_score = models.IntegerField(_("final score"))
+    place = models.PositiveSmallIntegerField(_("place"))
+    score_points = models.DecimalField(_("score points"), max_digits=7, decimal_places=1)
+    rank_points = models.DecimalField(_("rank points"), max_digits=7, decimal_places=1)
+    chombo_points = models.DecimalField(_("chombo points"), max_digits=7, decimal_places=1)
+    total_points = models.DecimalField(_("total P"), max_digits=7, decimal_places=1)
+
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("result")
+        verbose_name_plural = _("results")
+        ordering = ["hanchan", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["hanchan", "member"], name="member_once_per_game"),
+            models.UniqueConstraint(fields=["hanchan", "seat"], name="seat_once_per_game"),
+            models.CheckConstraint(condition=models.Q(seat__lte=3), name="seat_east_to_north"),
+            models.CheckConstraint(condition=models.Q(place__gte=1), name="place_from_1"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.member} {self.get_seat_display()} {self.score}"
+
+
+class BigHand(models.Model):
+    """A hand of mangan or more (満貫以上) won by a player in a game."""
+
+    result = models.ForeignKey(
+        HanchanResult, verbose_name=_("result"), on_delete=models.CASCADE, related_name="big_hands"
+    )
+    level = models.CharField(_("level"), max_length=10, choices=HandLevel.choices)
+    yakuman_name = models.CharField(_("yakuman name"), max_length=40, blank=True)
+
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("mangan or better")
+        verbose_name_plural = _("mangan or better")
+        ordering = ["result", "id"]
+
+    def __str__(self) -> str:
+        label = self.get_level_display()
+        return f"{label}({self.yakuman_name})" if self.yakuman_name else str(label)

@@ -1,0 +1,62 @@
+"""Shared fixtures: a named cast (alice the organizer, bob the member, charlie with no role)."""
+
+import pytest
+from django.contrib.auth.models import Group, User
+from django.test import Client
+
+from members.models import Member
+from members.roles import MEMBER, ORGANIZER
+from scoring.models import RuleSet
+
+
+@pytest.fixture(autouse=True)
+def plain_static_storage(settings) -> None:
+    """The manifest storage needs `collectstatic` first; tests use plain static storage."""
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
+
+
+@pytest.fixture
+def alice(db) -> User:
+    user = User.objects.create_user("alice", password="alice-pass-123", is_staff=True)
+    user.groups.add(Group.objects.get(name=ORGANIZER))
+    return user
+
+
+@pytest.fixture
+def bob(db) -> User:
+    user = User.objects.create_user("bob", password="bob-pass-123")
+    user.groups.add(Group.objects.get(name=MEMBER))
+    return user
+
+
+@pytest.fixture
+def organizer_client(alice) -> Client:
+    client = Client()
+    client.force_login(alice)
+    return client
+
+
+@pytest.fixture
+def member_client(bob) -> Client:
+    client = Client()
+    client.force_login(bob)
+    return client
+
+
+@pytest.fixture
+def club_rule(db) -> RuleSet:
+    return RuleSet.objects.default()
+
+
+@pytest.fixture
+def four_members(db) -> list[Member]:
+    names = [
+        ("東山 一郎", "ひがしやま いちろう"),
+        ("南野 花子", "みなみの はなこ"),
+        ("西川 次郎", "にしかわ じろう"),
+        ("北村 三郎", "きたむら さぶろう"),
+    ]
+    return [Member.objects.create(name=n, furigana=f) for n, f in names]

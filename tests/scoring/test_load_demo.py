@@ -1,0 +1,38 @@
+import pytest
+from django.contrib.auth.models import User
+from django.core.management import CommandError, call_command
+from django.db.models import Sum
+
+from members.models import Member
+from scoring.models import Hanchan, HanchanResult, Meet
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_demo_club_loads_settled_games_and_logins():
+    call_command("load_demo")
+    assert Member.objects.count() == 15
+    assert Meet.objects.count() == 4
+    # 12 players (3 tables) on Wednesdays, 8 (2 tables) on Saturdays, three rounds each.
+    assert Hanchan.objects.count() == 2 * 3 * 3 + 2 * 2 * 3
+    chombo = HanchanResult.objects.aggregate(Sum("chombo"))["chombo__sum"]
+    total = HanchanResult.objects.aggregate(Sum("total_points"))["total_points__sum"]
+    assert total == -10 * chombo
+    assert Member.objects.filter(furigana="さとう かずこ").exists()
+    assert User.objects.get(username="kiroku").check_password("shirakaba-kiroku")
+    assert User.objects.get(username="kaiin").groups.filter(name="会員").exists()
+
+
+def test_it_is_idempotent():
+    call_command("load_demo")
+    call_command("load_demo")
+    assert Member.objects.count() == 15
+    assert Hanchan.objects.count() == 30
+
+
+def test_it_refuses_a_database_with_real_data(four_members):
+    with pytest.raises(CommandError):
+        call_command("load_demo")
+    assert Meet.objects.count() == 0
+    call_command("load_demo", "--if-empty")  # the start command's way: says so, succeeds
+    assert Member.objects.count() == 4

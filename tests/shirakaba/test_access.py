@@ -1,0 +1,148 @@
+"""Sign-in, sign-out, who may see what, and the language."""
+
+import pytest
+from django.urls import reverse
+
+from members.models import Member
+from scoring.models import RuleSet
+
+pytestmark = pytest.mark.django_db
+
+PAGES = ["/", "/members/", "/members/new/", "/rules/", "/admin/"]
+
+
+@pytest.fixture
+def rule_set_pages(db):
+    pk = RuleSet.objects.default().pk
+    return [f"/rules/{pk}/", f"/rules/{pk}/copy/"]
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_an_anonymous_visitor_is_sent_to_sign_in(client, path):
+    response = client.get(path)
+    assert response.status_code == 302
+    assert response["Location"].startswith("/login/") or response["Location"].startswith(
+        "/admin/login/"
+    )
+
+
+def test_anonymous_visitor_is_sent_to_sign_in_from_rule_set_pages(client, rule_set_pages):
+    for path in rule_set_pages:
+        response = client.get(path)
+        assert response.status_code == 302, path
+        assert response["Location"] == f"/login/?next={path}"
+
+
+def test_the_sign_in_page_is_open_and_japanese(client):
+    response = client.get("/login/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert '<html lang="ja">' in html
+    assert "ログイン" in html and "白樺会マージャンサークル" in html
+
+
+def test_sign_in_and_sign_out(client, bob):
+    response = client.post("/login/", {"username": "bob", "password": "bob-pass-123"})
+    assert response.status_code == 302 and response["Location"] == "/"
+    assert client.get("/").status_code == 200
+    response = client.post("/logout/")
+    assert response.status_code == 302
+    assert client.get("/").status_code == 302
+
+
+def test_a_wrong_password_is_refused_in_japanese(client, bob):
+    response = client.post("/login/", {"username": "bob", "password": "wrong"})
+    assert response.status_code == 200
+    assert "正しいユーザー名とパスワードを入力してください" in response.content.decode()
+
+
+@pytest.mark.parametrize("path", ["/members/new/", "/admin/"])
+def test_a_member_cannot_reach_organizer_pages(member_client, path):
+    response = member_client.get(path)
+    # The admin sends non-staff users to its own sign-in; our pages answer 403.
+    if path == "/admin/":
+        assert response.status_code == 302 and "/admin/login/" in response["Location"]
+    else:
+        assert response.status_code == 403
+        assert "記録係" in response.content.decode()
+
+
+def test_a_member_cannot_edit_a_member_or_copy_a_rule_set(member_client, four_members):
+    pk = four_members[0].pk
+    assert member_client.get(f"/members/{pk}/edit/").status_code == 403
+    response = member_client.post(f"/members/{pk}/edit/", {"name": "x", "furigana": "えっくす"})
+    assert response.status_code == 403
+    four_members[0].refresh_from_db()
+    assert four_members[0].name == "東山 一郎"
+    rule = RuleSet.objects.default()
+    assert member_client.post(f"/rules/{rule.pk}/copy/", {"name": "copy"}).status_code == 403
+    assert RuleSet.objects.count() == 5
+
+
+def test_an_organizer_reaches_organizer_pages(organizer_client):
+    assert organizer_client.get("/members/new/").status_code == 200
+    assert organizer_client.get("/admin/").status_code == 200
+    assert organizer_client.get("/admin/scoring/hanchan/").status_code == 200
+
+
+def test_an_organizer_adds_a_member(organizer_client):
+    response = organizer_client.post(
+        "/members/new/", {"name": "新井 良子", "furigana": "あらい よしこ", "is_active": "on"}
+    )
+    assert response.status_code == 302
+    assert Member.objects.get(name="新井 良子").furigana == "あらい よしこ"
+    html = organizer_client.get("/members/").content.decode()
+    assert "<td>新井 良子</td>" in html and "新井 良子 を保存しました。" in html
+
+
+def test_a_bad_member_form_shows_japanese_errors(organizer_client):
+    response = organizer_client.post("/members/new/", {"name": "", "furigana": "arai"})
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert "このフィールドは必須です。" in html
+    assert "ふりがなはかな" in html
+
+
+def test_rule_set_copy_and_get_is_refused(organizer_client):
+    rule = RuleSet.objects.default()
+    assert organizer_client.get(f"/rules/{rule.pk}/copy/").status_code == 405
+    response = organizer_client.post(f"/rules/{rule.pk}/copy/", {"name": "白樺会 四人打ち 改"})
+    assert response.status_code == 302
+    assert RuleSet.objects.filter(name="白樺会 四人打ち 改", is_default=False).exists()
+    response = organizer_client.post(f"/rules/{rule.pk}/copy/", {"name": "白樺会 四人打ち 改"})
+    assert response.status_code == 400
+
+
+def test_pages_render_for_a_member(member_client):
+    for path in ["/", "/members/", "/rules/", f"/rules/{RuleSet.objects.default().pk}/"]:
+        response = member_client.get(path)
+        assert response.status_code == 200, path
+        assert '<html lang="ja">' in response.content.decode()
+
+
+def test_the_members_page_hides_organizer_buttons_from_members(member_client, organizer_client):
+    assert "会員を追加" not in member_client.get("/members/").content.decode()
+    assert "会員を追加" in organizer_client.get("/members/").content.decode()
+
+
+def test_the_language_switch_gives_english(member_client):
+    assert "ホーム" in member_client.get("/").content.decode()
+    response = member_client.post(reverse("set_language"), {"language": "en", "next": "/"})
+    assert response.status_code == 302
+    html = member_client.get("/").content.decode()
+    assert '<html lang="en">' in html
+    assert "Home" in html and "Shirakaba Mahjong Circle" in html
+    assert "ホーム" not in html
+
+
+def test_an_anonymous_visitor_can_switch_the_sign_in_page_to_english(client):
+    client.post(reverse("set_language"), {"language": "en", "next": "/login/"})
+    html = client.get("/login/").content.decode()
+    assert "Sign in" in html and "ログイン" not in html
+
+
+def test_htmx_is_served_from_our_own_static_files(member_client):
+    html = member_client.get("/").content.decode()
+    assert "/static/django_htmx/htmx-2" in html
+    assert "unpkg" not in html and "cdn" not in html.lower()
+    assert 'hx-headers=\'{"x-csrftoken":' in html

@@ -1,0 +1,69 @@
+"""Settings load with and without DATABASE_URL (each in a fresh interpreter)."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+PROBE = (
+    "import json, django; from django.conf import settings; django.setup(); "
+    "db = settings.DATABASES['default']; "
+    "print(json.dumps({'engine': db['ENGINE'], 'name': str(db['NAME']), "
+    "'options': db.get('OPTIONS', {}), 'debug': settings.DEBUG, 'lang': settings.LANGUAGE_CODE, "
+    "'tz': settings.TIME_ZONE, 'hosts': settings.ALLOWED_HOSTS, 'key': settings.SECRET_KEY}))"
+)
+
+
+def load_settings(tmp_path: Path, **env: str) -> dict:
+    environ = {
+        k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "DEBUG", "SECRET_KEY"}
+    }
+    environ.update(
+        DJANGO_SETTINGS_MODULE="shirakaba.settings", SHIRAKABA_DATA_DIR=str(tmp_path), **env
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", PROBE],
+        cwd=ROOT,
+        env=environ,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return json.loads(out.stdout)
+
+
+def test_default_is_sqlite_in_wal_mode_under_the_data_folder(tmp_path):
+    s = load_settings(tmp_path)
+    assert s["engine"] == "django.db.backends.sqlite3"
+    assert s["name"] == str(tmp_path / "db.sqlite3")
+    assert s["options"]["transaction_mode"] == "IMMEDIATE"
+    assert "journal_mode=WAL" in s["options"]["init_command"]
+    assert s["options"]["timeout"] == 20
+    assert s["debug"] is False
+    assert (s["lang"], s["tz"]) == ("ja", "Asia/Tokyo")
+    assert s["hosts"] == ["127.0.0.1", "localhost"]
+
+
+def test_the_local_secret_key_is_generated_once_and_kept(tmp_path):
+    first = load_settings(tmp_path)["key"]
+    assert len(first) > 40
+    assert (tmp_path / "secret_key").read_text() == first
+    assert load_settings(tmp_path)["key"] == first
+
+
+def test_database_url_selects_postgresql(tmp_path):
+    s = load_settings(
+        tmp_path,
+        DATABASE_URL="postgres://club@db.example:5432/shirakaba",
+        SECRET_KEY="from-the-environment",
+        DEBUG="1",
+        ALLOWED_HOSTS="club.example, www.club.example",
+    )
+    assert s["engine"] == "django.db.backends.postgresql"
+    assert s["name"] == "shirakaba"
+    assert s["key"] == "from-the-environment"
+    assert s["debug"] is True
+    assert s["hosts"] == ["club.example", "www.club.example"]
+    assert not (tmp_path / "secret_key").exists()
