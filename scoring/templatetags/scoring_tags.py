@@ -1,8 +1,11 @@
 """Display helpers for Japanese score-sheet conventions (layout only, no arithmetic)."""
 
+from datetime import date
 from decimal import Decimal
 
 from django import template
+from django.utils import dateformat
+from django.utils.translation import get_language
 
 register = template.Library()
 
@@ -35,3 +38,12 @@ def sign_class(value: Decimal | int | None) -> str:
     if value is None or value == "":
         return ""
     return "neg" if Decimal(value) < 0 else "pos" if Decimal(value) > 0 else "zero"
+
+
+@register.filter
+def meet_date(value: date | None) -> str:
+    """2025年4月9日（水） in Japanese; Wed 9 Apr 2025 in English."""
+    if value is None:
+        return ""
+    language = get_language() or "ja"
+    return dateformat.format(value, "Y年n月j日（D）" if language.startswith("ja") else "D j M Y")

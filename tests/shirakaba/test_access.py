@@ -146,3 +146,9 @@ def test_htmx_is_served_from_our_own_static_files(member_client):
     assert "/static/django_htmx/htmx-2" in html
     assert "unpkg" not in html and "cdn" not in html.lower()
     assert 'hx-headers=\'{"x-csrftoken":' in html
+
+
+def test_an_english_browser_still_gets_japanese_until_the_switch(member_client):
+    response = member_client.get("/", HTTP_ACCEPT_LANGUAGE="en-US,en;q=0.9")
+    assert '<html lang="ja">' in response.content.decode()
+    assert response["Content-Language"] == "ja"

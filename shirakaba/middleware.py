@@ -1,0 +1,28 @@
+from collections.abc import Callable
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+from django.utils import translation
+from django.utils.cache import patch_vary_headers
+
+
+class ChosenLanguageMiddleware:
+    """Japanese unless the user chose another language with the switch (the language cookie).
+
+    Unlike Django's LocaleMiddleware, the browser's Accept-Language is not consulted: the
+    club's tablets and PCs may be set to English, and the app is Japanese by default.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+        self.languages = {code for code, _ in settings.LANGUAGES}
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        chosen = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME)
+        language = chosen if chosen in self.languages else settings.LANGUAGE_CODE
+        translation.activate(language)
+        request.LANGUAGE_CODE = language
+        response = self.get_response(request)
+        response.headers.setdefault("Content-Language", language)
+        patch_vary_headers(response, ["Cookie"])
+        return response
