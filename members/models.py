@@ -1,3 +1,5 @@
+import unicodedata
+
 from django.conf import settings
 from django.core.validators import RegexValidator
 from django.db import models
@@ -10,9 +12,31 @@ furigana_validator = RegexValidator(
 )
 
 
+def normalise_name(text: str) -> str:
+    """Fold a name or furigana for matching: NFKC, no spaces, katakana as hiragana."""
+    folded = unicodedata.normalize("NFKC", text).replace(" ", "").replace("\u3000", "")
+    return "".join(chr(ord(c) - 0x60) if "ァ" <= c <= "ヶ" else c for c in folded).lower()
+
+
 class MemberQuerySet(models.QuerySet["Member"]):
     def active(self) -> "MemberQuerySet":
         return self.filter(is_active=True)
+
+    def matching(self, text: str) -> list["Member"]:
+        """Members whose name or furigana is ``text`` exactly, else those it begins.
+
+        Spaces, full/half width and katakana/hiragana do not matter: さとう, サトウ and 佐藤
+        all find 佐藤 和子.
+        """
+        key = normalise_name(text)
+        if not key:
+            return []
+        members = list(self)
+        keys = [(m, normalise_name(m.name), normalise_name(m.furigana)) for m in members]
+        exact = [m for m, name, kana in keys if key in (name, kana)]
+        if exact:
+            return exact
+        return [m for m, name, kana in keys if name.startswith(key) or kana.startswith(key)]
 
     def regulars(self) -> "MemberQuerySet":
         return self.filter(is_guest=False)

@@ -7,6 +7,7 @@ are always what ``rules.py`` gives for the stored scores; nothing else writes th
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -15,6 +16,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models, transaction
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
@@ -43,6 +45,65 @@ class HandLevel(models.TextChoices):
     BAIMAN = "baiman", _("Baiman")
     SANBAIMAN = "sanbaiman", _("Sanbaiman")
     YAKUMAN = "yakuman", _("Yakuman")
+
+
+HAND_WORDS = {
+    "満貫": HandLevel.MANGAN,
+    "満": HandLevel.MANGAN,
+    "跳満": HandLevel.HANEMAN,
+    "跳": HandLevel.HANEMAN,
+    "倍満": HandLevel.BAIMAN,
+    "倍": HandLevel.BAIMAN,
+    "三倍満": HandLevel.SANBAIMAN,
+    "三倍": HandLevel.SANBAIMAN,
+    "三": HandLevel.SANBAIMAN,
+    "役満": HandLevel.YAKUMAN,
+    "役": HandLevel.YAKUMAN,
+    **{level.value: level for level in HandLevel},
+}
+HAND_SEPARATORS = re.compile(r"[;；,，、\s]+")
+HAND_WITH_NAME = re.compile(r"^(?P<word>[^()（）]+)(?:[(（](?P<name>[^()（）]*)[)）])?$")
+
+
+HAND_LABELS_JA = {
+    HandLevel.MANGAN: "満貫",
+    HandLevel.HANEMAN: "跳満",
+    HandLevel.BAIMAN: "倍満",
+    HandLevel.SANBAIMAN: "三倍満",
+    HandLevel.YAKUMAN: "役満",
+}
+
+
+def format_big_hands(hands: Sequence[tuple[str, str]]) -> str:
+    """The record-sheet text of big hands: 満貫;役満(国士無双) (what parse_big_hands reads)."""
+    return ";".join(
+        f"{HAND_LABELS_JA[HandLevel(level)]}({name})" if name else HAND_LABELS_JA[HandLevel(level)]
+        for level, name in hands
+    )
+
+
+def parse_big_hands(text: str) -> list[tuple[str, str]]:
+    """Read 満貫;跳満;役満(国士無双) (or short 満 跳 倍 三 役, separated by ; 、 , or spaces).
+
+    Returns (level, yakuman name) pairs; raises ValidationError naming the word not understood.
+    """
+    hands: list[tuple[str, str]] = []
+    for word in HAND_SEPARATORS.split(text.strip()):
+        if not word:
+            continue
+        match = HAND_WITH_NAME.match(word)
+        level = HAND_WORDS.get(match.group("word").strip().lower()) if match else None
+        if match is None or level is None:
+            raise ValidationError(
+                _("%(word)s is not a hand level (満貫, 跳満, 倍満, 三倍満, 役満)."),
+                code="bad_hand",
+                params={"word": word},
+            )
+        name = (match.group("name") or "").strip()
+        if name and level != HandLevel.YAKUMAN:
+            raise ValidationError(_("Only a yakuman carries a name."), code="named_hand")
+        hands.append((level.value, name))
+    return hands
 
 
 # Messages for rules.InvalidGame codes. Figures are formatted before they go in.
@@ -270,11 +331,33 @@ class Meet(models.Model):
         verbose_name_plural = _("meets")
         ordering = ["-date", "kind"]
         constraints = [
-            models.UniqueConstraint(fields=["date", "kind"], name="one_meet_per_day_and_kind"),
+            models.UniqueConstraint(
+                fields=["date", "kind"],
+                name="one_meet_per_day_and_kind",
+                violation_error_message=_("A meet of this kind exists on this day already."),
+            ),
         ]
 
     def __str__(self) -> str:
         return f"{self.date:%Y-%m-%d} {self.get_kind_display()}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("scoring:meet-detail", kwargs={"pk": self.pk})
+
+    def finalise(self) -> None:
+        """確定: from now on its games cannot change until an organizer reopens it."""
+        self.is_final = True
+        self._change_reason = "確定"
+        self.save()
+
+    def reopen(self, reason: str) -> None:
+        """確定解除, with the reason written into the history."""
+        reason = reason.strip()
+        if not reason:
+            raise ValidationError({"reason": _("Say why the meet is reopened.")})
+        self.is_final = False
+        self._change_reason = f"確定解除: {reason}"
+        self.save()
 
 
 @dataclass
@@ -319,7 +402,11 @@ class Hanchan(models.Model):
         ordering = ["meet", "round_no", "table_no"]
         constraints = [
             models.UniqueConstraint(
-                fields=["meet", "table_no", "round_no"], name="one_game_per_table_and_round"
+                fields=["meet", "table_no", "round_no"],
+                name="one_game_per_table_and_round",
+                violation_error_message=_(
+                    "A game for this round and table has been entered already."
+                ),
             ),
             models.CheckConstraint(condition=models.Q(table_no__gte=1), name="table_from_1"),
             models.CheckConstraint(condition=models.Q(round_no__gte=1), name="round_from_1"),
@@ -363,17 +450,22 @@ class Hanchan(models.Model):
         except rules.InvalidGame as error:
             raise invalid_game_error(error) from error
 
-    def record(self, entries: Sequence[PlayerEntry]) -> rules.Settlement:
+    def record(
+        self, entries: Sequence[PlayerEntry], expected_version: int | None = None
+    ) -> rules.Settlement:
         """Validate, settle and save this game with its results and big hands: all or nothing.
 
-        Raises ValidationError (and leaves the database as it was) when anything is wrong.
+        ``expected_version`` is the version the editor started from; when the stored game has
+        moved on since (another organizer saved it), nothing is saved. Raises ValidationError
+        (and leaves the database as it was) when anything is wrong.
         """
         settlement = self.settle(entries)
         by_seat = {e.seat: e for e in entries}
         with transaction.atomic():
-            self.full_clean()
             if self.pk is not None:
+                self._check_version(expected_version)
                 self.version += 1
+            self.full_clean()
             self.save()
             for old in self.results.all():
                 old.delete()  # one by one, so the history records each row
@@ -396,6 +488,32 @@ class Hanchan(models.Model):
                 for level, yakuman_name in entry.big_hands:
                     BigHand(result=row, level=level, yakuman_name=yakuman_name).save()
         return settlement
+
+    def _check_version(self, expected_version: int | None) -> None:
+        """Lock the stored row and refuse when it changed since ``expected_version``."""
+        stored = Hanchan.objects.select_for_update().filter(pk=self.pk).values("version").first()
+        if stored is None:
+            raise ValidationError(_("This game was deleted by someone else."), code="gone")
+        if expected_version is not None and stored["version"] != expected_version:
+            raise ValidationError(
+                _(
+                    "Someone else changed this game while you were editing it. Your changes "
+                    "were not saved; the newer data is shown. Check it and enter again."
+                ),
+                code="stale",
+            )
+        self.version = stored["version"]
+
+    def remove(self) -> None:
+        """Delete this game (its results and big hands go with it, each into the history)."""
+        if self.meet.is_final:
+            raise ValidationError(_("This meet is finalised; reopen it to change games."))
+        with transaction.atomic():
+            for result in self.results.all():
+                for hand in result.big_hands.all():
+                    hand.delete()
+                result.delete()
+            self.delete()
 
 
 class HanchanResult(models.Model):

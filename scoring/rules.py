@@ -298,3 +298,13 @@ def settle(params: RuleParams, seats: Sequence[SeatScore], deposits_held: int = 
         excess_taken=excess,
         shortfall=shortfall,
     )
+
+
+def table_balance(params: RuleParams, scores: Sequence[int], deposits_held: int = 0) -> int:
+    """The recorded scores less what the table should add up to (negative: short)."""
+    return sum(scores) - (params.table_total - deposits_held)
+
+
+def remaining_score(params: RuleParams, scores: Sequence[int], deposits_held: int = 0) -> int:
+    """The last player's score when all the others are known: what makes the table add up."""
+    return params.table_total - deposits_held - sum(scores)

@@ -4,6 +4,16 @@ from scoring import views
 
 app_name = "scoring"
 urlpatterns = [
+    path("meets/", views.meet_list, name="meet-list"),
+    path("meets/new/", views.meet_create, name="meet-create"),
+    path("meets/<int:pk>/", views.meet_detail, name="meet-detail"),
+    path("meets/<int:pk>/edit/", views.meet_edit, name="meet-edit"),
+    path("meets/<int:pk>/finalise/", views.meet_finalise, name="meet-finalise"),
+    path("meets/<int:pk>/reopen/", views.meet_reopen, name="meet-reopen"),
+    path("meets/<int:meet_pk>/games/new/", views.game_create, name="game-create"),
+    path("games/<int:pk>/", views.game_detail, name="game-detail"),
+    path("games/<int:pk>/edit/", views.game_edit, name="game-edit"),
+    path("games/<int:pk>/delete/", views.game_delete, name="game-delete"),
     path("rules/", views.rule_set_list, name="rule-set-list"),
     path("rules/<int:pk>/", views.rule_set_detail, name="rule-set-detail"),
     path("rules/<int:pk>/copy/", views.rule_set_copy, name="rule-set-copy"),

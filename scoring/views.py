@@ -1,23 +1,41 @@
+from itertools import groupby
+from typing import Any
+
 from django.contrib import messages
-from django.db.models import Prefetch
+from django.core.exceptions import ValidationError
+from django.db.models import Count, Prefetch
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
+from django.views.decorators.vary import vary_on_headers
 
+from members.models import Member
 from members.roles import organizer_required
-from scoring.forms import RuleSetCopyForm
-from scoring.models import Hanchan, HanchanResult, Meet, RuleSet
+from scoring.forms import (
+    GameForm,
+    MeetForm,
+    ReopenForm,
+    RuleSetCopyForm,
+    ScoreUnit,
+    initial_for_game,
+)
+from scoring.models import SEAT_NAMES, BigHand, Hanchan, HanchanResult, Meet, RuleSet
+
+
+def games_with_results() -> Any:
+    results = HanchanResult.objects.select_related("member").prefetch_related("big_hands")
+    return Hanchan.objects.order_by("round_no", "table_no").prefetch_related(
+        Prefetch("results", queryset=results.order_by("seat"))
+    )
 
 
 def home(request: HttpRequest) -> HttpResponse:
     """The latest meet's games, and the meets before it."""
-    results = HanchanResult.objects.select_related("member").order_by("seat")
-    games = Hanchan.objects.order_by("round_no", "table_no").prefetch_related(
-        Prefetch("results", queryset=results)
-    )
     meets = list(
-        Meet.objects.select_related("rule_set").prefetch_related(Prefetch("hanchans", games))[:6]
+        Meet.objects.select_related("rule_set").prefetch_related(
+            Prefetch("hanchans", games_with_results())
+        )[:6]
     )
     return render(
         request,
@@ -26,27 +44,238 @@ def home(request: HttpRequest) -> HttpResponse:
     )
 
 
+# --- meets -----------------------------------------------------------------------------
+
+
+def meet_list(request: HttpRequest) -> HttpResponse:
+    meets = Meet.objects.annotate(games=Count("hanchans")).order_by("-date", "kind")
+    months = [
+        (month, list(group)) for month, group in groupby(meets, key=lambda m: m.date.replace(day=1))
+    ]
+    return render(request, "scoring/meet_list.html", {"months": months})
+
+
+@organizer_required
+def meet_create(request: HttpRequest) -> HttpResponse:
+    form = MeetForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        meet = form.save()
+        messages.success(request, _("Made the meet of %(meet)s.") % {"meet": meet})
+        return redirect("scoring:meet-detail", pk=meet.pk)
+    status = 400 if request.method == "POST" else 200
+    return render(request, "scoring/meet_form.html", {"form": form}, status=status)
+
+
+@organizer_required
+def meet_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    meet = get_object_or_404(Meet, pk=pk)
+    form = MeetForm(request.POST or None, instance=meet)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, _("Saved."))
+        return redirect("scoring:meet-detail", pk=meet.pk)
+    status = 400 if request.method == "POST" else 200
+    return render(request, "scoring/meet_form.html", {"form": form, "meet": meet}, status=status)
+
+
+def meet_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """A grid of rounds (回戦) × tables (卓), each cell the game played there."""
+    meet = get_object_or_404(
+        Meet.objects.select_related("rule_set").annotate(attending=Count("attendees")), pk=pk
+    )
+    games = {(g.round_no, g.table_no): g for g in games_with_results().filter(meet=meet)}
+    tables = max([t for _r, t in games] + [max(meet.attending // 4, 1)])
+    rounds = max([r for r, _t in games] + [3])
+    grid = [
+        {
+            "round": r,
+            "cells": [{"table": t, "game": games.get((r, t))} for t in range(1, tables + 1)],
+        }
+        for r in range(1, rounds + 1)
+    ]
+    return render(
+        request,
+        "scoring/meet_detail.html",
+        {"meet": meet, "grid": grid, "tables": range(1, tables + 1), "next_round": rounds + 1},
+    )
+
+
+@organizer_required
+@require_POST
+def meet_finalise(request: HttpRequest, pk: int) -> HttpResponse:
+    meet = get_object_or_404(Meet, pk=pk)
+    meet.finalise()
+    messages.success(request, _("The meet is finalised (確定). Its games can no longer change."))
+    return redirect("scoring:meet-detail", pk=meet.pk)
+
+
+@organizer_required
+def meet_reopen(request: HttpRequest, pk: int) -> HttpResponse:
+    meet = get_object_or_404(Meet, pk=pk)
+    form = ReopenForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        meet.reopen(form.cleaned_data["reason"])
+        messages.success(request, _("The meet is open for changes again."))
+        return redirect("scoring:meet-detail", pk=meet.pk)
+    status = 400 if request.method == "POST" else 200
+    return render(request, "scoring/meet_reopen.html", {"meet": meet, "form": form}, status=status)
+
+
+# --- games -----------------------------------------------------------------------------
+
+
+@organizer_required
+@vary_on_headers("HX-Request")
+def game_create(request: HttpRequest, meet_pk: int) -> HttpResponse:
+    meet = get_object_or_404(Meet, pk=meet_pk)
+    initial = {
+        "table_no": request.GET.get("table") or 1,
+        "round_no": request.GET.get("round") or 1,
+        "rule_set": meet.rule_set_id,
+        "unit": request.session.get("score_unit", ScoreUnit.POINTS),
+    }
+    return _game_form(request, meet, None, initial)
+
+
+@organizer_required
+@vary_on_headers("HX-Request")
+def game_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    game = get_object_or_404(Hanchan.objects.select_related("meet"), pk=pk)
+    return _game_form(request, game.meet, game, initial_for_game(game))
+
+
+def _game_form(
+    request: HttpRequest, meet: Meet, game: Hanchan | None, initial: dict[str, Any]
+) -> HttpResponse:
+    template = "scoring/game_form.html"
+    form = GameForm(request.POST or None, initial=initial, meet=meet, game=game)
+    if request.method == "POST" and request.htmx and request.POST.get("preview"):
+        return render(request, template + "#settlement", {"preview": form.preview()})
+    if request.method == "POST" and form.is_valid():
+        request.session["score_unit"] = form.cleaned_data["unit"]
+        try:
+            saved = form.save()
+        except ValidationError as error:
+            if form.stale and game is not None:
+                # Keep the newer data: show it, with the refusal at the top.
+                fresh = Hanchan.objects.get(pk=game.pk)
+                form = GameForm(initial=initial_for_game(fresh), meet=meet, game=fresh)
+                form.stale_message = error.messages[0]
+        else:
+            messages.success(request, _("Saved %(game)s.") % {"game": saved})
+            return redirect(f"{saved.meet.get_absolute_url()}#game-{saved.pk}")
+    status = 400 if request.method == "POST" else 200
+    return render(
+        request,
+        template,
+        {
+            "form": form,
+            "meet": meet,
+            "game": game,
+            "members": _members_for_typeahead(meet),
+            "preview": form.preview() if form.is_bound else {"ready": False},
+        },
+        status=status,
+    )
+
+
+def _members_for_typeahead(meet: Meet) -> list[Member]:
+    attendees = list(meet.attendees.all())
+    others = Member.objects.active().exclude(pk__in=[m.pk for m in attendees])
+    return attendees + list(others)
+
+
+def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    game = get_object_or_404(games_with_results().select_related("meet", "rule_set"), pk=pk)
+    return render(
+        request, "scoring/game_detail.html", {"game": game, "history": game_history(game)}
+    )
+
+
+@organizer_required
+def game_delete(request: HttpRequest, pk: int) -> HttpResponse:
+    game = get_object_or_404(Hanchan.objects.select_related("meet"), pk=pk)
+    if request.method == "POST":
+        try:
+            game.remove()
+        except ValidationError as error:
+            messages.error(request, " ".join(error.messages))
+            return redirect("scoring:game-detail", pk=pk)
+        messages.success(request, _("Deleted %(game)s.") % {"game": game})
+        return redirect("scoring:meet-detail", pk=game.meet.pk)
+    return render(request, "scoring/game_delete.html", {"game": game})
+
+
+HISTORY_ACTIONS = {"+": "created", "~": "changed", "-": "deleted"}
+
+
+def game_history(game: Hanchan) -> list[dict[str, Any]]:
+    """Every recorded change of the game, its results and big hands, newest first."""
+    rows: list[dict[str, Any]] = []
+    for h in game.history.select_related("history_user", "rule_set"):
+        rows.append(
+            {
+                "h": h,
+                "what": _("Round %(round)s, table %(table)s, %(rule)s, deposits held %(dep)s")
+                % {
+                    "round": h.round_no,
+                    "table": h.table_no,
+                    "rule": h.rule_set,
+                    "dep": h.deposits_held,
+                },
+            }
+        )
+    results = HanchanResult.history.filter(hanchan_id=game.pk).select_related(
+        "history_user", "member"
+    )
+    result_ids = set()
+    for h in results:
+        result_ids.add(h.id)
+        rows.append(
+            {
+                "h": h,
+                "what": _("%(seat)s %(name)s: %(score)s points, chombo %(chombo)s → %(total)s P")
+                % {
+                    "seat": SEAT_NAMES[h.seat],
+                    "name": h.member,
+                    "score": f"{h.score:,}",
+                    "chombo": h.chombo,
+                    "total": h.total_points,
+                },
+            }
+        )
+    for h in BigHand.history.filter(result_id__in=result_ids).select_related("history_user"):
+        label = BigHand(level=h.level, yakuman_name=h.yakuman_name)
+        rows.append({"h": h, "what": _("Mangan or better: %(hand)s") % {"hand": label}})
+    rows.sort(key=lambda row: (row["h"].history_date, row["h"].history_id), reverse=True)
+    for row in rows:
+        row["action"] = HISTORY_ACTIONS[row["h"].history_type]
+    return rows
+
+
+# --- rule sets -------------------------------------------------------------------------
+
+
 def rule_set_list(request: HttpRequest) -> HttpResponse:
     return render(request, "scoring/rule_set_list.html", {"rule_sets": RuleSet.objects.all()})
 
 
 def rule_set_detail(request: HttpRequest, pk: int) -> HttpResponse:
     rule_set = get_object_or_404(RuleSet, pk=pk)
+    initial_name = _("%(name)s (copy)") % {"name": rule_set.name}
     return render(
         request,
         "scoring/rule_set_detail.html",
         {
             "rule_set": rule_set,
             "in_use": rule_set.is_in_use(),
-            "copy_form": RuleSetCopyForm(
-                initial={"name": _("%(name)s (copy)") % {"name": rule_set.name}}
-            ),
+            "copy_form": RuleSetCopyForm(initial={"name": initial_name}),
         },
     )
 
 
-@require_POST
 @organizer_required
+@require_POST
 def rule_set_copy(request: HttpRequest, pk: int) -> HttpResponse:
     rule_set = get_object_or_404(RuleSet, pk=pk)
     form = RuleSetCopyForm(request.POST)

@@ -320,3 +320,12 @@ def test_table_total_is_minus_chombo_times_penalty(params, data):
     assert sorted(r.place for r in s.results)[0] == 1
     for r in s.results:  # every figure is a whole number of tenths
         assert r.total == r.total.quantize(D("0.1"))
+
+
+def test_table_balance_and_remaining_score():
+    from scoring.rules import remaining_score, table_balance
+
+    assert table_balance(CLUB, [32_600, 30_000, 30_000, 26_200]) == -1_200
+    assert table_balance(CLUB, [33_000, 30_000, 28_000, 27_000], deposits_held=2_000) == 0
+    assert remaining_score(CLUB, [32_600, 30_000, 30_000]) == 27_400
+    assert remaining_score(PARLOR3, [50_000, 25_000]) == 15_000

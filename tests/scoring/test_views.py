@@ -1,0 +1,363 @@
+"""Meets and game entry: who may do what, the live check, errors, version check, history."""
+
+from decimal import Decimal
+
+import pytest
+from django.test import Client
+
+from scoring.models import BigHand, Hanchan, HanchanResult, Meet, PlayerEntry
+
+pytestmark = pytest.mark.django_db
+D = Decimal
+
+
+@pytest.fixture
+def meet(club_rule, four_members):
+    meet = Meet.objects.create(date="2025-04-09", kind="wed", rule_set=club_rule)
+    meet.attendees.set(four_members)
+    return meet
+
+
+@pytest.fixture
+def game(meet, club_rule, four_members):
+    game = Hanchan(meet=meet, table_no=1, round_no=1, rule_set=club_rule)
+    scores = [32_600, 30_000, 30_000, 27_400]
+    game.record(
+        [PlayerEntry(m, i, s) for i, (m, s) in enumerate(zip(four_members, scores, strict=True))]
+    )
+    return game
+
+
+def game_post(club_rule, **overrides):
+    """The worked table of DOMAIN.md, typed by furigana prefixes; 北 left blank."""
+    data = {
+        "table_no": "2",
+        "round_no": "1",
+        "rule_set": str(club_rule.pk),
+        "unit": "points",
+        "deposits_held": "0",
+        "player_0": "ひがし",
+        "score_0": "32600",
+        "player_1": "みなみ",
+        "score_1": "30000",
+        "player_2": "にし",
+        "score_2": "30000",
+        "player_3": "きた",
+        "score_3": "",
+        "chombo_0": "1",
+        "hands_0": "満貫;役満(国士無双)",
+    }
+    data.update(overrides)
+    return data
+
+
+def state():
+    return (
+        list(Hanchan.objects.values_list("id", "version", "table_no")),
+        list(HanchanResult.objects.values_list("id", "score", "total_points")),
+        list(BigHand.objects.values_list("id", "level")),
+    )
+
+
+def urls(meet, game):
+    return {
+        "list": "/meets/",
+        "create": "/meets/new/",
+        "detail": f"/meets/{meet.pk}/",
+        "edit": f"/meets/{meet.pk}/edit/",
+        "finalise": f"/meets/{meet.pk}/finalise/",
+        "reopen": f"/meets/{meet.pk}/reopen/",
+        "game-create": f"/meets/{meet.pk}/games/new/",
+        "game": f"/games/{game.pk}/",
+        "game-edit": f"/games/{game.pk}/edit/",
+        "game-delete": f"/games/{game.pk}/delete/",
+    }
+
+
+READ = ["list", "detail", "game"]
+WRITE = ["create", "edit", "finalise", "reopen", "game-create", "game-edit", "game-delete"]
+
+
+class TestPermissions:
+    def test_anonymous_visitors_are_sent_to_sign_in(self, client, meet, game):
+        for name, url in urls(meet, game).items():
+            for method in (client.get, client.post):
+                response = method(url)
+                assert response.status_code == 302, (name, method)
+                assert response["Location"].startswith("/login/?next=")
+
+    def test_members_read_but_every_write_is_refused(self, member_client, meet, game, club_rule):
+        before = state()
+        u = urls(meet, game)
+        for name in READ:
+            assert member_client.get(u[name]).status_code == 200, name
+        for name in WRITE:
+            assert member_client.get(u[name]).status_code == 403, name
+            assert member_client.post(u[name], game_post(club_rule)).status_code == 403, name
+        assert state() == before
+        assert not Meet.objects.get(pk=meet.pk).is_final
+
+    def test_members_see_no_buttons(self, member_client, meet, game):
+        html = member_client.get(f"/meets/{meet.pk}/").content.decode()
+        assert "東山 一郎" in html
+        for label in ("修正", "削除", "この半荘を入力", "確定する", "例会を作る"):
+            assert label not in html
+        assert "例会を作る" not in member_client.get("/meets/").content.decode()
+
+    def test_organizers_reach_every_page(self, organizer_client, meet, game):
+        u = urls(meet, game)
+        for name in ["list", "create", "detail", "edit", "reopen", "game-create", "game"]:
+            assert organizer_client.get(u[name]).status_code == 200, name
+        assert organizer_client.get(u["game-edit"]).status_code == 200
+        assert organizer_client.get(u["game-delete"]).status_code == 200
+
+    def test_finalise_refuses_get(self, organizer_client, meet, game):
+        assert organizer_client.get(f"/meets/{meet.pk}/finalise/").status_code == 405
+
+
+class TestMeets:
+    def test_the_list_is_newest_first_by_month(self, organizer_client, club_rule):
+        Meet.objects.create(date="2025-04-09", kind="wed", rule_set=club_rule)
+        Meet.objects.create(date="2025-05-17", kind="sat", rule_set=club_rule)
+        html = organizer_client.get("/meets/").content.decode()
+        assert html.index("2025年5月") < html.index("2025年4月")
+        assert "2025年5月17日（土）" in html
+
+    def test_create_a_meet_with_attendance(self, organizer_client, club_rule, four_members):
+        form = organizer_client.get("/meets/new/").content.decode()
+        assert 'value="' + str(club_rule.pk) + '" selected' in form  # club rule preselected
+        response = organizer_client.post(
+            "/meets/new/",
+            {
+                "date": "2025-06-11",
+                "kind": "wed",
+                "rule_set": club_rule.pk,
+                "attendees": [m.pk for m in four_members[:3]],
+            },
+        )
+        meet = Meet.objects.get(date="2025-06-11")
+        assert response["Location"] == f"/meets/{meet.pk}/"
+        assert meet.attendees.count() == 3
+
+    def test_a_meet_twice_on_a_day_is_refused_in_japanese(self, organizer_client, meet, club_rule):
+        response = organizer_client.post(
+            "/meets/new/", {"date": "2025-04-09", "kind": "wed", "rule_set": club_rule.pk}
+        )
+        assert response.status_code == 400
+        assert "この日にはこの種類の例会がすでにあります。" in response.content.decode()
+
+    def test_the_grid_shows_games_and_empty_cells(self, organizer_client, meet, game):
+        html = organizer_client.get(f"/meets/{meet.pk}/").content.decode()
+        assert "1回戦" in html and "3回戦" in html
+        assert "+22.6" not in html and "+32.6" in html  # no chombo in this fixture
+        assert f"/meets/{meet.pk}/games/new/?table=1&amp;round=2" in html
+
+    def test_finalise_then_reopen_with_a_reason(self, organizer_client, meet, game, club_rule):
+        organizer_client.post(f"/meets/{meet.pk}/finalise/")
+        meet.refresh_from_db()
+        assert meet.is_final
+        before = state()
+        response = organizer_client.post(f"/games/{game.pk}/edit/", game_post(club_rule))
+        assert response.status_code == 400
+        assert "確定済み" in response.content.decode()
+        organizer_client.post(f"/games/{game.pk}/delete/")
+        assert state() == before
+
+        response = organizer_client.post(f"/meets/{meet.pk}/reopen/", {"reason": ""})
+        assert response.status_code == 400
+        organizer_client.post(f"/meets/{meet.pk}/reopen/", {"reason": "北の点数の誤記"})
+        meet.refresh_from_db()
+        assert not meet.is_final
+        latest = meet.history.first()
+        assert latest.history_change_reason == "確定解除: 北の点数の誤記"
+        assert latest.history_user.username == "alice"
+
+
+class TestGameEntry:
+    def test_the_live_check_returns_only_the_partial(self, organizer_client, meet, club_rule):
+        response = organizer_client.post(
+            f"/meets/{meet.pk}/games/new/",
+            {**game_post(club_rule), "preview": "1"},
+            HTTP_HX_REQUEST="true",
+        )
+        html = response.content.decode()
+        assert response.status_code == 200
+        assert "<html" not in html and html.strip().startswith('<section id="settlement"')
+        assert "合計 120,000 点 ✓" in html
+        assert "北：27,400 点" in html  # the blank fourth score, offered from the total
+        assert "+22.6" in html and "−32.6" in html
+        assert not Hanchan.objects.filter(table_no=2).exists()  # a preview saves nothing
+
+    def test_the_live_check_says_how_much_is_missing(self, organizer_client, meet, club_rule):
+        response = organizer_client.post(
+            f"/meets/{meet.pk}/games/new/",
+            {**game_post(club_rule, score_3="26200"), "preview": "1"},
+            HTTP_HX_REQUEST="true",
+        )
+        assert "合計 118,800 点：あと 1,200 点 不足" in response.content.decode()
+
+    def test_the_live_check_counts_scores_so_far(self, organizer_client, meet, club_rule):
+        data = game_post(club_rule, score_1="", score_2="")
+        response = organizer_client.post(
+            f"/meets/{meet.pk}/games/new/", {**data, "preview": "1"}, HTTP_HX_REQUEST="true"
+        )
+        assert "4 人中 1 人入力済み：ここまで 32,600 点" in response.content.decode()
+
+    def test_saving_a_game_without_javascript(self, organizer_client, meet, club_rule):
+        response = organizer_client.post(f"/meets/{meet.pk}/games/new/", game_post(club_rule))
+        game = Hanchan.objects.get(meet=meet, table_no=2, round_no=1)
+        assert response.status_code == 302
+        assert response["Location"] == f"/meets/{meet.pk}/#game-{game.pk}"
+        rows = list(game.results.order_by("seat"))
+        assert [r.member.name for r in rows] == ["東山 一郎", "南野 花子", "西川 次郎", "北村 三郎"]
+        assert [r.score for r in rows] == [32_600, 30_000, 30_000, 27_400]
+        assert [r.total_points for r in rows] == [D("22.6"), D("0.0"), D("0.0"), D("-32.6")]
+        assert sorted(b.level for b in rows[0].big_hands.all()) == ["mangan", "yakuman"]
+
+    def test_scores_in_hundreds(self, organizer_client, meet, club_rule):
+        data = game_post(
+            club_rule, unit="hundreds", score_0="326", score_1="300", score_2="300", score_3="274"
+        )
+        organizer_client.post(f"/meets/{meet.pk}/games/new/", data)
+        game = Hanchan.objects.get(meet=meet, table_no=2)
+        assert sorted(game.results.values_list("score", flat=True)) == [
+            27_400,
+            30_000,
+            30_000,
+            32_600,
+        ]
+
+    @pytest.mark.parametrize(
+        ("overrides", "field_error"),
+        [
+            ({"score_0": "32650"}, "32,650 点は 100 点単位ではありません"),
+            ({"score_0": "abc"}, "持ち点は数字で入力してください"),
+            ({"player_1": "だれか"}, "「だれか」という会員はいません"),
+            ({"player_3": "", "score_3": "27400"}, "この席の対局者を入力してください"),
+            ({"hands_0": "大満貫"}, "「大満貫」は役の種類として読めません"),
+            ({"chombo_0": "-1"}, "0 以上"),
+        ],
+    )
+    def test_errors_are_shown_next_to_the_field_and_nothing_is_saved(
+        self, organizer_client, meet, game, club_rule, overrides, field_error
+    ):
+        before = state()
+        response = organizer_client.post(
+            f"/meets/{meet.pk}/games/new/", game_post(club_rule, **overrides)
+        )
+        assert response.status_code == 400
+        html = response.content.decode()
+        assert field_error in html
+        assert 'class="field-error"' in html
+        assert state() == before
+
+    def test_three_players_under_a_four_player_rule_is_refused_at_the_top(
+        self, organizer_client, meet, club_rule
+    ):
+        response = organizer_client.post(
+            f"/meets/{meet.pk}/games/new/", game_post(club_rule, player_3="", score_3="")
+        )
+        assert response.status_code == 400
+        html = response.content.decode()
+        assert (
+            '<div class="form-errors" role="alert"><p>このルールは 4 人用ですが、3 人分が入力されています。</p>'
+            in html
+        )
+        assert not Hanchan.objects.exists()
+
+    def test_an_ambiguous_prefix_lists_the_candidates(self, organizer_client, meet, club_rule):
+        response = organizer_client.post(
+            f"/meets/{meet.pk}/games/new/", game_post(club_rule, player_0="", score_0="")
+        )
+        assert response.status_code == 400
+        meet.attendees.clear()
+        # の matches nobody's start; に matches 西川 (にしかわ) only.
+        response = organizer_client.post(
+            f"/meets/{meet.pk}/games/new/", game_post(club_rule, player_2="に")
+        )
+        assert response.status_code == 302
+
+    def test_a_table_that_does_not_add_up_is_refused_with_the_difference(
+        self, organizer_client, meet, club_rule
+    ):
+        response = organizer_client.post(
+            f"/meets/{meet.pk}/games/new/", game_post(club_rule, score_3="26200")
+        )
+        assert response.status_code == 400
+        assert "120,000 点まであと 1,200 点不足しています" in response.content.decode()
+        assert not Hanchan.objects.exists()
+
+    def test_the_same_member_twice_is_refused(self, organizer_client, meet, club_rule):
+        response = organizer_client.post(
+            f"/meets/{meet.pk}/games/new/", game_post(club_rule, player_1="ひがし")
+        )
+        assert response.status_code == 400
+        assert "東山 一郎 さんが二重に入力されています" in response.content.decode()
+
+    def test_the_same_table_and_round_twice_is_refused(
+        self, organizer_client, meet, game, club_rule
+    ):
+        response = organizer_client.post(
+            f"/meets/{meet.pk}/games/new/", game_post(club_rule, table_no="1")
+        )
+        assert response.status_code == 400
+        assert "この回戦・卓の半荘はすでに入力されています。" in response.content.decode()
+        assert Hanchan.objects.count() == 1
+
+    def test_editing_shows_the_stored_game_and_saves_a_new_version(
+        self, organizer_client, meet, game, club_rule
+    ):
+        html = organizer_client.get(f"/games/{game.pk}/edit/").content.decode()
+        assert 'value="東山 一郎"' in html and 'value="32600"' in html
+        response = organizer_client.post(
+            f"/games/{game.pk}/edit/", game_post(club_rule, table_no="1", version="1")
+        )
+        assert response.status_code == 302
+        game.refresh_from_db()
+        assert game.version == 2
+        assert game.results.get(seat=0).total_points == D("22.6")
+
+    def test_two_organizers_at_once_the_second_save_is_refused(self, alice, meet, game, club_rule):
+        first, second = Client(), Client()
+        first.force_login(alice)
+        second.force_login(alice)
+        # Both open the form: it carries the version they started from.
+        for c in (first, second):
+            assert 'name="version" value="1"' in c.get(f"/games/{game.pk}/edit/").content.decode()
+        ok = first.post(f"/games/{game.pk}/edit/", game_post(club_rule, table_no="1", version="1"))
+        assert ok.status_code == 302
+        after_first = state()
+        refused = second.post(
+            f"/games/{game.pk}/edit/",
+            game_post(club_rule, table_no="1", version="1", score_0="33600", score_1="29000"),
+        )
+        assert refused.status_code == 400
+        html = refused.content.decode()
+        assert "編集中に他の人がこの半荘を変更しました" in html
+        assert 'name="version" value="2"' in html  # the newer data is shown
+        assert state() == after_first
+
+    def test_history_records_the_user_and_the_game_page_shows_it(
+        self, organizer_client, meet, club_rule
+    ):
+        organizer_client.post(f"/meets/{meet.pk}/games/new/", game_post(club_rule))
+        game = Hanchan.objects.get(table_no=2)
+        organizer_client.post(
+            f"/games/{game.pk}/edit/", game_post(club_rule, chombo_0="0", version="1")
+        )
+        assert {h.history_user.username for h in HanchanResult.history.all()} == {"alice"}
+        assert {h.history_user.username for h in BigHand.history.all()} == {"alice"}
+        html = organizer_client.get(f"/games/{game.pk}/").content.decode()
+        assert "変更履歴" in html
+        assert "東 東山 一郎：32,600 点、錯和 1 → 22.6 P" in html  # before
+        assert "東 東山 一郎：32,600 点、錯和 0 → 32.6 P" in html  # after
+        assert html.count("alice") >= 8
+
+    def test_deleting_a_game_keeps_its_history(self, organizer_client, meet, game):
+        response = organizer_client.post(f"/games/{game.pk}/delete/")
+        assert response["Location"] == f"/meets/{meet.pk}/"
+        assert not Hanchan.objects.exists() and not HanchanResult.objects.exists()
+        assert (
+            HanchanResult.history.filter(history_type="-", history_user__username="alice").count()
+            == 4
+        )
