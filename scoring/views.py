@@ -148,6 +148,9 @@ def _game_form(
     request: HttpRequest, meet: Meet, game: Hanchan | None, initial: dict[str, Any]
 ) -> HttpResponse:
     template = "scoring/game_form.html"
+    if meet.is_final:
+        messages.error(request, _("This meet is finalised; reopen it to change games."))
+        return redirect("scoring:meet-detail", pk=meet.pk)
     form = GameForm(request.POST or None, initial=initial, meet=meet, game=game)
     if request.method == "POST" and request.htmx and request.POST.get("preview"):
         return render(request, template + "#settlement", {"preview": form.preview()})

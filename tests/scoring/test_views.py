@@ -157,11 +157,14 @@ class TestMeets:
         meet.refresh_from_db()
         assert meet.is_final
         before = state()
-        response = organizer_client.post(f"/games/{game.pk}/edit/", game_post(club_rule))
-        assert response.status_code == 400
-        assert "確定済み" in response.content.decode()
+        for url in (f"/games/{game.pk}/edit/", f"/meets/{meet.pk}/games/new/"):
+            assert organizer_client.get(url)["Location"] == f"/meets/{meet.pk}/"
+            response = organizer_client.post(url, game_post(club_rule), follow=True)
+            assert "この例会は確定済みです" in response.content.decode()
         organizer_client.post(f"/games/{game.pk}/delete/")
         assert state() == before
+        html = organizer_client.get(f"/meets/{meet.pk}/").content.decode()
+        assert "確定を解除" in html and "この半荘を入力" not in html
 
         response = organizer_client.post(f"/meets/{meet.pk}/reopen/", {"reason": ""})
         assert response.status_code == 400
