@@ -4,6 +4,7 @@ from decimal import Decimal
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 from scoring.models import BigHand, Hanchan, HanchanResult, Meet, PlayerEntry
 
@@ -126,6 +127,7 @@ class TestMeets:
     def test_create_a_meet_with_attendance(self, organizer_client, club_rule, four_members):
         form = organizer_client.get("/meets/new/").content.decode()
         assert 'value="' + str(club_rule.pk) + '" selected' in form  # club rule preselected
+        assert f'value="{timezone.localdate():%Y-%m-%d}"' in form  # date defaults to today
         response = organizer_client.post(
             "/meets/new/",
             {
