@@ -1,6 +1,6 @@
 from django.urls import path
 
-from scoring import views
+from scoring import views, views_standings
 
 app_name = "scoring"
 urlpatterns = [
@@ -14,6 +14,13 @@ urlpatterns = [
     path("games/<int:pk>/", views.game_detail, name="game-detail"),
     path("games/<int:pk>/edit/", views.game_edit, name="game-edit"),
     path("games/<int:pk>/delete/", views.game_delete, name="game-delete"),
+    path("standings/", views_standings.standings, name="standings"),
+    path("members/<int:pk>/", views_standings.member_detail, name="member-detail"),
+    path(
+        "members/<int:pk>/chart/<slug:chart>.svg",
+        views_standings.member_chart,
+        name="member-chart",
+    ),
     path("rules/", views.rule_set_list, name="rule-set-list"),
     path("rules/<int:pk>/", views.rule_set_detail, name="rule-set-detail"),
     path("rules/<int:pk>/copy/", views.rule_set_copy, name="rule-set-copy"),

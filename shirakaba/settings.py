@@ -8,6 +8,7 @@ Environment variables (all optional for local use):
   for local use a key is generated once into ``data/secret_key`` (git ignores ``data/``).
 - ``DEBUG``: ``1``/``true`` to turn debugging on. Off unless asked.
 - ``ALLOWED_HOSTS``: comma-separated. Default ``127.0.0.1,localhost``.
+- ``STANDINGS_PUBLIC``: ``1`` opens the standings page read-only to visitors. Off by default.
 - ``SHIRAKABA_DATA_DIR``: where the SQLite file and the generated key live. Default ``data/``.
 """
 
@@ -49,6 +50,8 @@ def read_or_create_secret_key(path: Path) -> str:
 DEBUG = env_bool("DEBUG")
 SECRET_KEY = os.environ.get("SECRET_KEY") or read_or_create_secret_key(DATA_DIR / "secret_key")
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost")
+# Open the standings page read-only to visitors who have not signed in (off by default).
+STANDINGS_PUBLIC = env_bool("STANDINGS_PUBLIC")
 
 INSTALLED_APPS = [
     "django.contrib.admin",

@@ -47,3 +47,11 @@ def meet_date(value: date | None) -> str:
         return ""
     language = get_language() or "ja"
     return dateformat.format(value, "Y年n月j日（D）" if language.startswith("ja") else "D j M Y")
+
+
+@register.filter
+def rate(value: Decimal | None) -> str:
+    """0.333 → 33.3%; an empty rate (below the minimum of games) → —."""
+    if value is None:
+        return "—"
+    return f"{(Decimal(value) * 100).quantize(Decimal('0.1'))}%"

@@ -92,7 +92,9 @@ def test_an_organizer_adds_a_member(organizer_client):
     assert response.status_code == 302
     assert Member.objects.get(name="新井 良子").furigana == "あらい よしこ"
     html = organizer_client.get("/members/").content.decode()
-    assert "<td>新井 良子</td>" in html and "新井 良子 を保存しました。" in html
+    member = Member.objects.get(name="新井 良子")
+    assert f'<a href="/members/{member.pk}/">新井 良子</a>' in html
+    assert "新井 良子 を保存しました。" in html
 
 
 def test_a_bad_member_form_shows_japanese_errors(organizer_client):

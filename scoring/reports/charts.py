@@ -1,0 +1,86 @@
+"""Charts of a member's record, drawn by matplotlib as SVG.
+
+Glyphs are written as paths (``svg.fonttype = "path"``), so the SVG shows Japanese labels in
+any browser and in the PDF report without a Japanese font on the reader's machine. The font
+that shapes them ships with the project: ``static/fonts/ipaexg.ttf`` (IPA Font License).
+These functions only lay out numbers that ``standings.py`` computed.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from decimal import Decimal
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+from matplotlib import font_manager
+from matplotlib.figure import Figure
+
+FONT_FILE = Path(__file__).resolve().parents[2] / "static" / "fonts" / "ipaexg.ttf"
+font_manager.fontManager.addfont(str(FONT_FILE))
+FONT = font_manager.FontProperties(fname=str(FONT_FILE)).get_name()
+
+INK = "#111111"
+ACCENT = "#1d4d2b"
+NEGATIVE = "#a1001b"
+GRID = "#c9cfc9"
+PLACE_COLOURS = ["#1d4d2b", "#4f7d5b", "#b98a2f", "#a1001b"]
+
+STYLE = {
+    "font.family": FONT,
+    "font.size": 11,
+    "svg.fonttype": "path",
+    "svg.hashsalt": "shirakaba",  # the same data always gives the same SVG
+    "axes.edgecolor": INK,
+    "axes.labelcolor": INK,
+    "xtick.color": INK,
+    "ytick.color": INK,
+}
+
+
+def _svg(figure: Figure) -> bytes:
+    buffer = io.BytesIO()
+    with matplotlib.rc_context(STYLE):
+        figure.savefig(buffer, format="svg", bbox_inches="tight", metadata={"Date": None})
+    return buffer.getvalue()
+
+
+def cumulative_chart(
+    labels: Sequence[str], cumulative: Sequence[Decimal], title: str, y_label: str
+) -> bytes:
+    """A line of the running total of P, one point per game."""
+    with matplotlib.rc_context(STYLE):
+        figure = Figure(figsize=(7.0, 3.0), dpi=96)
+        axes = figure.subplots()
+        xs = list(range(1, len(cumulative) + 1))
+        ys = [float(v) for v in cumulative]  # drawing only: the figures were summed exactly
+        axes.axhline(0, color=INK, linewidth=0.8)
+        axes.plot(xs, ys, color=ACCENT, linewidth=2, marker="o", markersize=3)
+        if ys:
+            axes.fill_between(xs, ys, 0, where=[y < 0 for y in ys], color=NEGATIVE, alpha=0.12)
+            axes.fill_between(xs, ys, 0, where=[y >= 0 for y in ys], color=ACCENT, alpha=0.12)
+        step = max(1, len(xs) // 8)
+        axes.set_xticks(xs[::step], [labels[i - 1] for i in xs[::step]], fontsize=9)
+        axes.set_ylabel(y_label)
+        axes.set_title(title, loc="left", fontsize=12)
+        axes.grid(axis="y", color=GRID, linewidth=0.6)
+        axes.spines[["top", "right"]].set_visible(False)
+        return _svg(figure)
+
+
+def places_chart(labels: Sequence[str], counts: Sequence[int], title: str) -> bytes:
+    """Bars of how often the member finished at each place."""
+    with matplotlib.rc_context(STYLE):
+        figure = Figure(figsize=(4.2, 3.0), dpi=96)
+        axes = figure.subplots()
+        bars = axes.bar(labels, counts, color=PLACE_COLOURS[: len(counts)])
+        axes.bar_label(bars, labels=[str(c) for c in counts], padding=2)
+        axes.set_title(title, loc="left", fontsize=12)
+        axes.set_ylim(0, max([*counts, 1]) * 1.2)
+        axes.yaxis.set_visible(False)
+        axes.spines[["top", "right", "left"]].set_visible(False)
+        return _svg(figure)

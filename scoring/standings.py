@@ -1,0 +1,418 @@
+"""Standings: the one place that aggregates stored results into plain rows.
+
+Pages, PDF and Excel reports only lay out what these functions return; nothing else counts.
+Each function runs a fixed number of queries, whatever the number of members or games.
+
+Places are those stored at settlement ("1 + the number of players with a strictly higher
+score", DOMAIN.md); "last" is the last place of the game's own rule set (4th, or 3rd at a
+3-player table). Under カンターン (scores do not count) the standings count wins (1st places).
+
+Sums of P come from the database. SQLite adds decimals in floating point, so each sum is
+rounded to a tenth: exact while the accumulated error stays below 0.05 P, which holds far
+beyond any club's or federation's number of games.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from decimal import ROUND_HALF_UP, Decimal
+
+from django.db.models import Count, F, Max, Q, QuerySet, Sum
+from django.utils.translation import gettext as _
+
+from scoring.models import BigHand, HanchanResult, HandLevel, Meet, MeetKind, RuleSet
+
+TENTH = Decimal("0.1")
+HUNDREDTH = Decimal("0.01")
+THOUSANDTH = Decimal("0.001")
+
+
+@dataclass(frozen=True)
+class Period:
+    """A span of meet dates, both ends included; ``None`` ends are open."""
+
+    start: date | None
+    end: date | None
+    key: str  # how it is written in URLs and commands: 2025-04, 2025-H1, FY2025, all, …
+
+    @classmethod
+    def month(cls, year: int, month: int) -> Period:
+        last = calendar.monthrange(year, month)[1]
+        return cls(date(year, month, 1), date(year, month, last), f"{year}-{month:02d}")
+
+    @classmethod
+    def half(cls, fiscal_year: int, half: int) -> Period:
+        """上期 (half 1): April–September; 下期 (half 2): October–March of the next year."""
+        if half == 1:
+            return cls(date(fiscal_year, 4, 1), date(fiscal_year, 9, 30), f"{fiscal_year}-H1")
+        return cls(date(fiscal_year, 10, 1), date(fiscal_year + 1, 3, 31), f"{fiscal_year}-H2")
+
+    @classmethod
+    def fiscal_year(cls, fiscal_year: int) -> Period:
+        return cls(date(fiscal_year, 4, 1), date(fiscal_year + 1, 3, 31), f"FY{fiscal_year}")
+
+    @classmethod
+    def between(cls, start: date | None, end: date | None) -> Period:
+        key = f"{start or ''}..{end or ''}"
+        return cls(start, end, key)
+
+    @classmethod
+    def all_time(cls) -> Period:
+        return cls(None, None, "all")
+
+    @classmethod
+    def containing(cls, day: date, kind: str = "half") -> Period:
+        """The month, half or fiscal year a day falls in."""
+        fiscal_year = day.year if day.month >= 4 else day.year - 1
+        if kind == "month":
+            return cls.month(day.year, day.month)
+        if kind == "year":
+            return cls.fiscal_year(fiscal_year)
+        return cls.half(fiscal_year, 1 if 4 <= day.month <= 9 else 2)
+
+    @classmethod
+    def parse(cls, text: str) -> Period:
+        """Read 2025-04, 2025-H1, 2025-H2, FY2025, all, or 2025-04-01..2025-06-30."""
+        text = text.strip()
+        if text == "all":
+            return cls.all_time()
+        if m := re.fullmatch(r"(\d{4})-(\d{2})", text):
+            year, month = int(m[1]), int(m[2])
+            if 1 <= month <= 12:
+                return cls.month(year, month)
+        if m := re.fullmatch(r"(\d{4})-H([12])", text):
+            return cls.half(int(m[1]), int(m[2]))
+        if m := re.fullmatch(r"FY(\d{4})", text):
+            return cls.fiscal_year(int(m[1]))
+        if m := re.fullmatch(r"(\d{4}-\d{2}-\d{2})?\.\.(\d{4}-\d{2}-\d{2})?", text):
+            try:
+                start = date.fromisoformat(m[1]) if m[1] else None
+                end = date.fromisoformat(m[2]) if m[2] else None
+            except ValueError:
+                pass
+            else:
+                return cls.between(start, end)
+        raise ValueError(f"not a period: {text!r}")
+
+    @property
+    def label(self) -> str:
+        """2025年4月 / 2025年度 上期 / 2025年度 / 全期間 (in the active language)."""
+        if self.key == "all":
+            return _("All time")
+        if m := re.fullmatch(r"(\d{4})-(\d{2})", self.key):
+            return _("%(year)s-%(month)s") % {"year": m[1], "month": int(m[2])}
+        if m := re.fullmatch(r"(\d{4})-H([12])", self.key):
+            half = _("first half (Apr–Sep)") if m[2] == "1" else _("second half (Oct–Mar)")
+            return _("FY%(year)s %(half)s") % {"year": m[1], "half": half}
+        if m := re.fullmatch(r"FY(\d{4})", self.key):
+            return _("FY%(year)s") % {"year": m[1]}
+        return _("%(start)s to %(end)s") % {"start": self.start or "", "end": self.end or ""}
+
+    def previous(self) -> Period | None:
+        return self._step(-1)
+
+    def next(self) -> Period | None:
+        return self._step(1)
+
+    def _step(self, direction: int) -> Period | None:
+        if self.start is None or self.end is None:
+            return None
+        if re.fullmatch(r"\d{4}-\d{2}", self.key):
+            day = self.start + timedelta(days=32) if direction > 0 else self.start - timedelta(1)
+            return Period.month(day.year, day.month)
+        if m := re.fullmatch(r"(\d{4})-H([12])", self.key):
+            index = int(m[1]) * 2 + int(m[2]) - 1 + direction
+            return Period.half(index // 2, index % 2 + 1)
+        if m := re.fullmatch(r"FY(\d{4})", self.key):
+            return Period.fiscal_year(int(m[1]) + direction)
+        return None
+
+
+@dataclass(frozen=True)
+class Filters:
+    period: Period = field(default_factory=Period.all_time)
+    kind: str = ""  # "" for every meet kind, else a MeetKind value
+    rule_set: RuleSet | None = None
+    min_games: int = 0  # 規定打数: below it, the rate columns stay empty
+
+
+@dataclass
+class StandingRow:
+    member_id: int
+    name: str
+    furigana: str
+    games: int
+    total: Decimal
+    places: tuple[int, int, int, int]  # games at 1st … 4th
+    lasts: int  # games at the last place of that game's rule set
+    place_sum: int
+    best_game: Decimal
+    highest_score: int
+    below_zero: int
+    chombo: int
+    meets: int
+    big_hands: dict[str, int] = field(default_factory=dict)  # level -> count
+    position: int = 0
+    qualified: bool = True  # has the minimum number of games for the rate columns
+
+    @property
+    def wins(self) -> int:
+        return self.places[0]
+
+    @property
+    def average(self) -> Decimal:
+        return (self.total / self.games).quantize(TENTH, ROUND_HALF_UP)
+
+    @property
+    def average_place(self) -> Decimal:
+        return (Decimal(self.place_sum) / self.games).quantize(HUNDREDTH, ROUND_HALF_UP)
+
+    def _rate(self, count: int) -> Decimal | None:
+        if not self.qualified:
+            return None
+        return (Decimal(count) / self.games).quantize(THOUSANDTH, ROUND_HALF_UP)
+
+    @property
+    def place_rates(self) -> tuple[Decimal | None, ...]:
+        return tuple(self._rate(n) for n in self.places)
+
+    @property
+    def top_rate(self) -> Decimal | None:
+        return self._rate(self.places[0])
+
+    @property
+    def top_two_rate(self) -> Decimal | None:
+        return self._rate(self.places[0] + self.places[1])
+
+    @property
+    def last_avoid_rate(self) -> Decimal | None:
+        return self._rate(self.games - self.lasts)
+
+    @property
+    def big_hand_total(self) -> int:
+        return sum(self.big_hands.values())
+
+
+def results_for(filters: Filters) -> QuerySet[HanchanResult]:
+    """The stored results a set of filters selects."""
+    results = HanchanResult.objects.all()
+    period = filters.period
+    if period.start is not None:
+        results = results.filter(hanchan__meet__date__gte=period.start)
+    if period.end is not None:
+        results = results.filter(hanchan__meet__date__lte=period.end)
+    if filters.kind:
+        results = results.filter(hanchan__meet__kind=filters.kind)
+    if filters.rule_set is not None:
+        results = results.filter(hanchan__rule_set=filters.rule_set)
+    return results
+
+
+def counts_wins(filters: Filters) -> bool:
+    """カンターン: when every selected game only counts the win, rank by wins."""
+    return filters.rule_set is not None and not filters.rule_set.scores_count
+
+
+def compute_standings(filters: Filters) -> list[StandingRow]:
+    """One row per member with games in the period, best first (two queries)."""
+    results = results_for(filters)
+    rows = (
+        results.values("member_id", "member__name", "member__furigana")
+        .annotate(
+            games=Count("id"),
+            total=Sum("total_points"),
+            p1=Count("id", filter=Q(place=1)),
+            p2=Count("id", filter=Q(place=2)),
+            p3=Count("id", filter=Q(place=3)),
+            p4=Count("id", filter=Q(place=4)),
+            lasts=Count("id", filter=Q(place=F("hanchan__rule_set__players"))),
+            place_sum=Sum("place"),
+            best_game=Max("total_points"),
+            highest_score=Max("score"),
+            below_zero=Count("id", filter=Q(score__lt=0)),
+            chombo=Sum("chombo"),
+            meets=Count("hanchan__meet", distinct=True),
+        )
+        .order_by()
+    )
+    hands: dict[int, dict[str, int]] = defaultdict(dict)
+    for item in (
+        BigHand.objects.filter(result__in=results.values("pk"))
+        .values("result__member_id", "level")
+        .annotate(n=Count("id"))
+        .order_by()
+    ):
+        hands[item["result__member_id"]][item["level"]] = item["n"]
+
+    standings = [
+        StandingRow(
+            member_id=r["member_id"],
+            name=r["member__name"],
+            furigana=r["member__furigana"],
+            games=r["games"],
+            total=Decimal(r["total"]).quantize(TENTH, ROUND_HALF_UP),
+            places=(r["p1"], r["p2"], r["p3"], r["p4"]),
+            lasts=r["lasts"],
+            place_sum=r["place_sum"],
+            best_game=Decimal(r["best_game"]).quantize(TENTH, ROUND_HALF_UP),
+            highest_score=r["highest_score"],
+            below_zero=r["below_zero"],
+            chombo=r["chombo"],
+            meets=r["meets"],
+            big_hands=hands.get(r["member_id"], {}),
+            qualified=r["games"] >= filters.min_games,
+        )
+        for r in rows
+    ]
+    by_wins = counts_wins(filters)
+
+    def score(row: StandingRow) -> Decimal:
+        return Decimal(row.wins) if by_wins else row.total
+
+    standings.sort(key=lambda row: (-score(row), row.furigana, row.name))
+    for index, row in enumerate(standings):
+        same = index and score(standings[index - 1]) == score(row)
+        row.position = standings[index - 1].position if same else index + 1
+    return standings
+
+
+SORT_KEYS = {
+    "position": lambda r: (r.position,),
+    "name": lambda r: (r.furigana, r.name),
+    "games": lambda r: (-r.games, r.position),
+    "total": lambda r: (r.position,),
+    "average": lambda r: (-r.average, r.position),
+    "average_place": lambda r: (r.average_place, r.position),
+    "top_rate": lambda r: (r.top_rate is None, -(r.top_rate or 0), r.position),
+    "top_two_rate": lambda r: (r.top_two_rate is None, -(r.top_two_rate or 0), r.position),
+    "last_avoid_rate": lambda r: (r.last_avoid_rate is None, -(r.last_avoid_rate or 0), r.position),
+    "best_game": lambda r: (-r.best_game, r.position),
+    "highest_score": lambda r: (-r.highest_score, r.position),
+    "big_hands": lambda r: (-r.big_hand_total, r.position),
+    "chombo": lambda r: (-r.chombo, r.position),
+    "meets": lambda r: (-r.meets, r.position),
+}
+
+
+def sort_standings(rows: list[StandingRow], key: str) -> list[StandingRow]:
+    """Reorder for display (positions stay as computed). Unknown keys keep the order."""
+    sort_key = SORT_KEYS.get(key)
+    return sorted(rows, key=sort_key) if sort_key else rows
+
+
+# --- one member ------------------------------------------------------------------------
+
+
+@dataclass
+class GameLine:
+    """One game of a member, for the daily sheet and the cumulative chart."""
+
+    date: date
+    meet_kind: str
+    round_no: int
+    table_no: int
+    seat: str
+    score: int
+    place: int
+    total: Decimal
+    cumulative: Decimal
+    big_hands: list[str]
+    chombo: int
+
+
+@dataclass
+class MonthLine:
+    month: date
+    games: int
+    total: Decimal
+    places: tuple[int, int, int, int]
+
+
+@dataclass
+class MemberRecord:
+    summary: StandingRow | None
+    games: list[GameLine]
+    months: list[MonthLine]
+    meets: list[tuple[date, str, list[GameLine]]]  # the daily sheet, meet by meet
+
+
+def member_record(member_id: int, filters: Filters) -> MemberRecord:
+    """A member's summary (placed among the others), every game with a running total, and a
+    monthly table (four queries)."""
+    summary = next((r for r in compute_standings(filters) if r.member_id == member_id), None)
+    results = (
+        results_for(filters)
+        .filter(member_id=member_id)
+        .select_related("hanchan__meet")
+        .prefetch_related("big_hands")
+        .order_by("hanchan__meet__date", "hanchan__meet__kind", "hanchan__round_no")
+    )
+    kinds = dict(MeetKind.choices)
+    games: list[GameLine] = []
+    running = Decimal(0)
+    for r in results:
+        running += r.total_points
+        meet = r.hanchan.meet
+        games.append(
+            GameLine(
+                date=meet.date,
+                meet_kind=str(kinds.get(meet.kind, meet.kind)),
+                round_no=r.hanchan.round_no,
+                table_no=r.hanchan.table_no,
+                seat=r.get_seat_display(),
+                score=r.score,
+                place=r.place,
+                total=r.total_points,
+                cumulative=running,
+                big_hands=[str(h) for h in r.big_hands.all()],
+                chombo=r.chombo,
+            )
+        )
+    months: dict[date, MonthLine] = {}
+    for g in games:
+        key = g.date.replace(day=1)
+        line = months.setdefault(key, MonthLine(key, 0, Decimal(0), (0, 0, 0, 0)))
+        line.games += 1
+        line.total += g.total
+        places = list(line.places)
+        if 1 <= g.place <= 4:
+            places[g.place - 1] += 1
+        line.places = (places[0], places[1], places[2], places[3])
+    meets: list[tuple[date, str, list[GameLine]]] = []
+    for g in games:
+        if meets and meets[-1][0] == g.date and meets[-1][1] == g.meet_kind:
+            meets[-1][2].append(g)
+        else:
+            meets.append((g.date, g.meet_kind, [g]))
+    return MemberRecord(summary, games, list(months.values()), meets)
+
+
+def big_hand_list(filters: Filters) -> list[dict[str, object]]:
+    """Every mangan-or-better hand in the period, in date order (one query)."""
+    hands = BigHand.objects.filter(result__in=results_for(filters).values("pk"))
+    return [
+        {
+            "date": h.result.hanchan.meet.date,
+            "name": h.result.member.name,
+            "level": h.get_level_display(),
+            "yakuman_name": h.yakuman_name,
+            "round_no": h.result.hanchan.round_no,
+            "table_no": h.result.hanchan.table_no,
+        }
+        for h in hands.select_related("result__member", "result__hanchan__meet").order_by(
+            "result__hanchan__meet__date", "result__hanchan__round_no", "id"
+        )
+    ]
+
+
+def periods_with_games() -> list[date]:
+    """The first day of every month that has a meet, newest first (one query)."""
+    months = Meet.objects.dates("date", "month", order="DESC")
+    return list(months)
+
+
+LEVELS = [level for level, _label in HandLevel.choices]

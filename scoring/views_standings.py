@@ -1,0 +1,159 @@
+"""Standings and members' own records: pages that lay out what standings.py returns."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlencode
+
+from django.conf import settings
+from django.contrib.auth.decorators import login_not_required
+from django.contrib.auth.views import redirect_to_login
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.vary import vary_on_headers
+
+from members.models import Member
+from scoring.models import Meet, MeetKind, RuleSet
+from scoring.reports.charts import cumulative_chart, places_chart
+from scoring.standings import (
+    Filters,
+    Period,
+    compute_standings,
+    counts_wins,
+    member_record,
+    sort_standings,
+)
+
+PERIOD_CHOICES = ("month", "half", "year")
+
+
+def filters_from(request: HttpRequest) -> Filters:
+    """Read period, kind, rule set and the minimum of games from the query string.
+
+    Anything unreadable falls back to its default: the half-year of the latest meet, every
+    kind, every rule set, no minimum.
+    """
+    params = request.GET
+    try:
+        period = Period.parse(params["period"])
+    except (KeyError, ValueError):
+        latest = Meet.objects.order_by("-date").values_list("date", flat=True).first()
+        period = Period.containing(latest or timezone.localdate())
+    kind = params.get("kind", "")
+    if kind not in MeetKind.values:
+        kind = ""
+    rule_set = None
+    if params.get("rule", "").isdigit():
+        rule_set = RuleSet.objects.filter(pk=int(params["rule"])).first()
+    min_games = int(params["min"]) if params.get("min", "").isdigit() else 0
+    return Filters(period=period, kind=kind, rule_set=rule_set, min_games=min(min_games, 999))
+
+
+def query_for(filters: Filters, **changes: Any) -> str:
+    """The query string of these filters, with some values changed."""
+    values: dict[str, Any] = {
+        "period": filters.period.key,
+        "kind": filters.kind,
+        "rule": filters.rule_set.pk if filters.rule_set else "",
+        "min": filters.min_games or "",
+    }
+    values.update(changes)
+    return urlencode({k: v for k, v in values.items() if v not in ("", None)})
+
+
+def period_links(filters: Filters) -> list[dict[str, Any]]:
+    """Previous / this / next, and the month, half-year and year around the period."""
+    day = filters.period.start or timezone.localdate()
+    links = []
+    for label, period in [
+        (_("Month"), Period.containing(day, "month")),
+        (_("Half-year"), Period.containing(day, "half")),
+        (_("Fiscal year"), Period.containing(day, "year")),
+        (_("All time"), Period.all_time()),
+    ]:
+        links.append(
+            {
+                "label": label,
+                "query": query_for(filters, period=period.key),
+                "current": period == filters.period,
+            }
+        )
+    return links
+
+
+def context_for(filters: Filters) -> dict[str, Any]:
+    previous, following = filters.period.previous(), filters.period.next()
+    return {
+        "filters": filters,
+        "period_links": period_links(filters),
+        "previous_query": query_for(filters, period=previous.key) if previous else "",
+        "next_query": query_for(filters, period=following.key) if following else "",
+        "kinds": [("", _("All meets")), *MeetKind.choices],
+        "rule_sets": RuleSet.objects.all(),
+        "query": query_for(filters),
+    }
+
+
+@login_not_required
+@vary_on_headers("HX-Request")
+def standings(request: HttpRequest) -> HttpResponse:
+    """The standings table; open to visitors only when STANDINGS_PUBLIC is on."""
+    if not request.user.is_authenticated and not settings.STANDINGS_PUBLIC:
+        return redirect_to_login(request.get_full_path())
+    filters = filters_from(request)
+    sort = request.GET.get("sort", "position")
+    rows = sort_standings(compute_standings(filters), sort)
+    wins = counts_wins(filters)
+    context = {**context_for(filters), "rows": rows, "sort": sort, "wins": wins}
+    context["columns"] = [
+        ("position", _("Rank")),
+        ("name", _("Name")),
+        ("games", _("Games")),
+        ("total", _("Wins") if wins else _("Total P")),
+        ("average", _("Average P")),
+        ("average_place", _("Average place")),
+        ("top_rate", _("Top rate")),
+        ("top_two_rate", _("Top-two rate")),
+        ("last_avoid_rate", _("Last-avoid rate")),
+        ("best_game", _("Best game")),
+        ("highest_score", _("Highest score")),
+        ("big_hands", _("Mangan or better")),
+        ("chombo", _("Chombo")),
+        ("meets", _("Meets attended")),
+    ]
+    template = "scoring/standings.html"
+    if request.htmx:
+        template += "#standings"
+    return render(request, template, context)
+
+
+def member_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    member = get_object_or_404(Member, pk=pk)
+    filters = filters_from(request)
+    record = member_record(member.pk, filters)
+    return render(
+        request,
+        "members/member_detail.html",
+        {**context_for(filters), "member": member, "record": record},
+    )
+
+
+def member_chart(request: HttpRequest, pk: int, chart: str) -> HttpResponse:
+    """The member's charts as SVG images (cumulative P, places)."""
+    member = get_object_or_404(Member, pk=pk)
+    filters = filters_from(request)
+    record = member_record(member.pk, filters)
+    if chart == "cumulative":
+        labels = [f"{g.date:%-m/%-d}" for g in record.games]
+        svg = cumulative_chart(
+            labels, [g.cumulative for g in record.games], _("Cumulative P"), _("P")
+        )
+    else:
+        places = record.summary.places if record.summary else (0, 0, 0, 0)
+        labels = [_("1st"), _("2nd"), _("3rd"), _("4th")]
+        svg = places_chart(labels, list(places), _("Games at each place"))
+    response = HttpResponse(svg, content_type="image/svg+xml")
+    response["Cache-Control"] = "private, max-age=300"
+    return response
