@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: start test setup lint messages
+.PHONY: start test setup lint messages bench
 
 start: $(STAMP)
 	$(PY) manage.py migrate --no-input
@@ -27,6 +27,18 @@ lint: $(STAMP)
 	$(VENV)/bin/mypy
 
 setup: $(STAMP)
+
+# Benchmarks (measurements, not tests): the standings at federation size, on a scratch SQLite
+# file and a scratch PostgreSQL database (BENCH_PG, created when missing). Built once, reused.
+BENCH_SQLITE ?= sqlite:///$(CURDIR)/data/bench.sqlite3
+BENCH_PG ?= postgres://postgres@127.0.0.1:5432/shirakaba_bench
+bench: $(STAMP)
+	DATABASE_URL=$(BENCH_SQLITE) $(PY) manage.py migrate -v0
+	DATABASE_URL=$(BENCH_SQLITE) $(PY) manage.py bench_standings $(ARGS)
+	psql "$(dir $(BENCH_PG))postgres" -tAc "SELECT 1 FROM pg_database WHERE datname = '$(notdir $(BENCH_PG))'" | grep -q 1 || \
+	  psql "$(dir $(BENCH_PG))postgres" -c "CREATE DATABASE $(notdir $(BENCH_PG))"
+	DATABASE_URL=$(BENCH_PG) $(PY) manage.py migrate -v0
+	DATABASE_URL=$(BENCH_PG) $(PY) manage.py bench_standings $(ARGS)
 
 # Rebuild the translation catalogues after changing user-facing strings (needs GNU gettext).
 messages: $(STAMP)

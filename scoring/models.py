@@ -341,6 +341,14 @@ class Meet(models.Model):
     def __str__(self) -> str:
         return f"{self.date:%Y-%m-%d} {self.get_kind_display()}"
 
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        with transaction.atomic():
+            super().save(*args, **kwargs)
+            # The results carry the meet's date for the standings; keep it in step.
+            HanchanResult.objects.filter(meet=self).exclude(played_on=self.date).update(
+                played_on=self.date
+            )
+
     def get_absolute_url(self) -> str:
         return reverse("scoring:meet-detail", kwargs={"pk": self.pk})
 
@@ -483,6 +491,9 @@ class Hanchan(models.Model):
                     rank_points=result.rank_points,
                     chombo_points=result.chombo_points,
                     total_points=result.total,
+                    meet=self.meet,
+                    played_on=self.meet.date,
+                    is_last=result.place == self.rule_set.players,
                 )
                 row.save()
                 for level, yakuman_name in entry.big_hands:
@@ -535,8 +546,15 @@ class HanchanResult(models.Model):
     rank_points = models.DecimalField(_("rank points"), max_digits=7, decimal_places=1)
     chombo_points = models.DecimalField(_("chombo points"), max_digits=7, decimal_places=1)
     total_points = models.DecimalField(_("total P"), max_digits=7, decimal_places=1)
+    # Copied from the game at settlement so the standings aggregate without joins.
+    meet = models.ForeignKey(
+        Meet, verbose_name=_("meet"), on_delete=models.CASCADE, related_name="+"
+    )
+    played_on = models.DateField(_("date"))
+    is_last = models.BooleanField(_("last place"))
 
-    history = HistoricalRecords()
+    # Derived columns, not worth an audit trail of their own.
+    history = HistoricalRecords(excluded_fields=["meet", "played_on", "is_last"])
 
     class Meta:
         verbose_name = _("result")
@@ -547,6 +565,23 @@ class HanchanResult(models.Model):
             models.UniqueConstraint(fields=["hanchan", "seat"], name="seat_once_per_game"),
             models.CheckConstraint(condition=models.Q(seat__lte=3), name="seat_east_to_north"),
             models.CheckConstraint(condition=models.Q(place__gte=1), name="place_from_1"),
+        ]
+        indexes = [
+            # Covers the standings' GROUP BY member over a period (no table access).
+            models.Index(
+                fields=[
+                    "member",
+                    "played_on",
+                    "place",
+                    "is_last",
+                    "score",
+                    "chombo",
+                    "total_points",
+                    "meet",
+                ],
+                name="result_standings_cover",
+            ),
+            models.Index(fields=["played_on"], name="result_played_on"),
         ]
 
     def __str__(self) -> str:

@@ -5,7 +5,8 @@ Each function runs a fixed number of queries, whatever the number of members or 
 
 Places are those stored at settlement ("1 + the number of players with a strictly higher
 score", DOMAIN.md); "last" is the last place of the game's own rule set (4th, or 3rd at a
-3-player table). Under カンターン (scores do not count) the standings count wins (1st places).
+3-player table), also stored at settlement (``is_last``), as is the meet's date
+(``played_on``), so that a period's standings are one pass over a covering index. Under カンターン (scores do not count) the standings count wins (1st places).
 
 Sums of P come from the database. SQLite adds decimals in floating point, so each sum is
 rounded to a tenth: exact while the accumulated error stays below 0.05 P, which holds far
@@ -21,9 +22,10 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 
-from django.db.models import Count, F, Max, Q, QuerySet, Sum
+from django.db.models import Count, Max, Q, QuerySet, Sum
 from django.utils.translation import gettext as _
 
+from members.models import Member
 from scoring.models import BigHand, HanchanResult, HandLevel, Meet, MeetKind, RuleSet
 
 TENTH = Decimal("0.1")
@@ -197,19 +199,28 @@ class StandingRow:
         return sum(self.big_hands.values())
 
 
-def results_for(filters: Filters) -> QuerySet[HanchanResult]:
-    """The stored results a set of filters selects."""
-    results = HanchanResult.objects.all()
+def selection(filters: Filters, path: str = "") -> Q:
+    """The filters as a condition on HanchanResult, reached through ``path`` (e.g. "result__").
+
+    The period is read from the date each result carries (``played_on``), so a period alone
+    needs no join.
+    """
+    condition = Q()
     period = filters.period
     if period.start is not None:
-        results = results.filter(hanchan__meet__date__gte=period.start)
+        condition &= Q(**{f"{path}played_on__gte": period.start})
     if period.end is not None:
-        results = results.filter(hanchan__meet__date__lte=period.end)
+        condition &= Q(**{f"{path}played_on__lte": period.end})
     if filters.kind:
-        results = results.filter(hanchan__meet__kind=filters.kind)
+        condition &= Q(**{f"{path}meet__kind": filters.kind})
     if filters.rule_set is not None:
-        results = results.filter(hanchan__rule_set=filters.rule_set)
-    return results
+        condition &= Q(**{f"{path}hanchan__rule_set": filters.rule_set})
+    return condition
+
+
+def results_for(filters: Filters) -> QuerySet[HanchanResult]:
+    """The stored results a set of filters selects."""
+    return HanchanResult.objects.filter(selection(filters))
 
 
 def counts_wins(filters: Filters) -> bool:
@@ -218,10 +229,10 @@ def counts_wins(filters: Filters) -> bool:
 
 
 def compute_standings(filters: Filters) -> list[StandingRow]:
-    """One row per member with games in the period, best first (two queries)."""
-    results = results_for(filters)
+    """One row per member with games in the period, best first (three queries)."""
     rows = (
-        results.values("member_id", "member__name", "member__furigana")
+        results_for(filters)
+        .values("member_id")
         .annotate(
             games=Count("id"),
             total=Sum("total_points"),
@@ -229,19 +240,26 @@ def compute_standings(filters: Filters) -> list[StandingRow]:
             p2=Count("id", filter=Q(place=2)),
             p3=Count("id", filter=Q(place=3)),
             p4=Count("id", filter=Q(place=4)),
-            lasts=Count("id", filter=Q(place=F("hanchan__rule_set__players"))),
+            lasts=Count("id", filter=Q(is_last=True)),
             place_sum=Sum("place"),
             best_game=Max("total_points"),
             highest_score=Max("score"),
             below_zero=Count("id", filter=Q(score__lt=0)),
             chombo=Sum("chombo"),
-            meets=Count("hanchan__meet", distinct=True),
+            meets=Count("meet", distinct=True),
         )
         .order_by()
     )
+    rows = list(rows)
+    names = dict(
+        (m["pk"], (m["name"], m["furigana"]))
+        for m in Member.objects.filter(pk__in=[r["member_id"] for r in rows]).values(
+            "pk", "name", "furigana"
+        )
+    )
     hands: dict[int, dict[str, int]] = defaultdict(dict)
     for item in (
-        BigHand.objects.filter(result__in=results.values("pk"))
+        BigHand.objects.filter(selection(filters, "result__"))
         .values("result__member_id", "level")
         .annotate(n=Count("id"))
         .order_by()
@@ -251,8 +269,8 @@ def compute_standings(filters: Filters) -> list[StandingRow]:
     standings = [
         StandingRow(
             member_id=r["member_id"],
-            name=r["member__name"],
-            furigana=r["member__furigana"],
+            name=names[r["member_id"]][0],
+            furigana=names[r["member_id"]][1],
             games=r["games"],
             total=Decimal(r["total"]).quantize(TENTH, ROUND_HALF_UP),
             places=(r["p1"], r["p2"], r["p3"], r["p4"]),
@@ -349,7 +367,7 @@ def member_record(member_id: int, filters: Filters) -> MemberRecord:
         .filter(member_id=member_id)
         .select_related("hanchan__meet")
         .prefetch_related("big_hands")
-        .order_by("hanchan__meet__date", "hanchan__meet__kind", "hanchan__round_no")
+        .order_by("played_on", "meet__kind", "hanchan__round_no")
     )
     kinds = dict(MeetKind.choices)
     games: list[GameLine] = []
@@ -393,7 +411,7 @@ def member_record(member_id: int, filters: Filters) -> MemberRecord:
 
 def big_hand_list(filters: Filters) -> list[dict[str, object]]:
     """Every mangan-or-better hand in the period, in date order (one query)."""
-    hands = BigHand.objects.filter(result__in=results_for(filters).values("pk"))
+    hands = BigHand.objects.filter(selection(filters, "result__"))
     return [
         {
             "date": h.result.hanchan.meet.date,

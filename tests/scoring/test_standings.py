@@ -273,3 +273,12 @@ def test_period_steps_and_labels():
     assert Period.containing(date(2026, 3, 31)) == Period.parse("2025-H2")
     assert Period.parse("2025-H1").label == "2025年度 上期（4月〜9月）"
     assert Period.parse("2025-04").label == "2025年4月"
+
+
+def test_moving_a_meet_moves_its_games_between_periods(season):
+    meet = Meet.objects.get(date=date(2025, 9, 30))
+    meet.date = date(2025, 10, 2)  # typed wrong, corrected by the organizer
+    meet.save()
+    assert compute_standings(Filters(period=Period.parse("2025-H1"))) == []
+    rows = compute_standings(Filters(period=Period.parse("2025-H2")))
+    assert sum(r.games for r in rows) == 16

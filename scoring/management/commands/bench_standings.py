@@ -1,0 +1,198 @@
+"""Benchmark of the standings at federation size (a measurement, not a test).
+
+Builds (once) 1,000 members, 100,000 games and 400,000 results in the database that
+DATABASE_URL names, then prints the time of ``compute_standings`` for a fiscal year and for
+all time, the time of a hand-written SQL GROUP BY over the same results (the floor), their
+ratio, and the standings page's time through the test client.
+
+It refuses a database that holds anything but its own data: point it at a scratch database
+(``make bench`` does, for SQLite and PostgreSQL).
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from collections.abc import Callable
+from datetime import date, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import Group, User
+from django.core.management.base import BaseCommand, CommandError
+from django.db import connection, transaction
+from django.test import Client
+from django.test.utils import override_settings
+
+from members.models import Member
+from members.roles import MEMBER
+from scoring import rules
+from scoring.models import BigHand, Hanchan, HanchanResult, Meet, MeetKind, RuleSet
+from scoring.standings import Filters, Period, compute_standings
+
+PREFIX = "bench-"
+# The floor: the same figures, hand-written, over the same stored columns.
+FLOOR_SQL = """
+SELECT member_id, COUNT(*), SUM(total_points),
+       SUM(CASE WHEN place = 1 THEN 1 ELSE 0 END), SUM(CASE WHEN place = 2 THEN 1 ELSE 0 END),
+       SUM(CASE WHEN place = 3 THEN 1 ELSE 0 END), SUM(CASE WHEN place = 4 THEN 1 ELSE 0 END),
+       SUM(CASE WHEN is_last THEN 1 ELSE 0 END), SUM(place), MAX(total_points), MAX(score),
+       SUM(CASE WHEN score < 0 THEN 1 ELSE 0 END), SUM(chombo), COUNT(DISTINCT meet_id)
+FROM scoring_hanchanresult
+WHERE played_on BETWEEN %s AND %s
+GROUP BY member_id
+"""
+
+
+def timed(func: Callable[[], Any], repeat: int) -> float:
+    """The median wall time of ``repeat`` calls, in seconds (after one warm-up call)."""
+    func()
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        func()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+class Command(BaseCommand):
+    help = "Time the standings on a federation-sized database (scratch databases only)."
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument("--members", type=int, default=1_000)
+        parser.add_argument("--games", type=int, default=100_000)
+        parser.add_argument("--repeat", type=int, default=5)
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        if Member.objects.exclude(name__startswith=PREFIX).exists():
+            raise CommandError("This database holds real members; use a scratch database.")
+        if HanchanResult.objects.count() < options["games"] * 4:
+            if Member.objects.exists():
+                raise CommandError("A partial benchmark database is here; drop it and run again.")
+            self.build(options["members"], options["games"])
+        vendor = connection.vendor
+        results = HanchanResult.objects.count()
+        self.stdout.write(
+            f"database: {vendor}, {Member.objects.count():,} members, "
+            f"{Hanchan.objects.count():,} games, {results:,} results"
+        )
+        last = Meet.objects.order_by("-date").values_list("date", flat=True).first()
+        assert last is not None
+        year = Period.containing(last, "year")
+        everything = Period.all_time()
+        repeat = options["repeat"]
+        lines = []
+        for label, period in [(year.key, year), ("all", everything)]:
+            filters = Filters(period=period)
+            ours = timed(lambda f=filters: compute_standings(f), repeat)
+            start, end = period.start or date(1900, 1, 1), period.end or date(9999, 12, 31)
+
+            def floor(start: date = start, end: date = end) -> None:
+                with connection.cursor() as cursor:
+                    cursor.execute(FLOOR_SQL, [start, end])
+                    cursor.fetchall()
+
+            floor_time = timed(floor, repeat)
+            page = self.page_time(period.key, repeat)
+            rows = len(compute_standings(filters))
+            lines.append((label, rows, ours, floor_time, page))
+        self.stdout.write(
+            f"{'period':>8} {'rows':>6} {'compute_standings':>18} {'SQL floor':>10} "
+            f"{'ratio':>6} {'page':>8}"
+        )
+        for label, rows, ours, floor_time, page in lines:
+            self.stdout.write(
+                f"{label:>8} {rows:>6} {ours:>17.3f}s {floor_time:>9.3f}s "
+                f"{ours / floor_time:>6.2f} {page:>7.3f}s"
+            )
+
+    def page_time(self, period: str, repeat: int) -> float:
+        user, _ = User.objects.get_or_create(username=f"{PREFIX}viewer")
+        user.groups.add(Group.objects.get(name=MEMBER))
+        client = Client()
+        client.force_login(user)
+        storages = {
+            **settings.STORAGES,
+            "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+        }
+        with override_settings(ALLOWED_HOSTS=["testserver"], STORAGES=storages):
+
+            def get() -> None:
+                response = client.get(f"/standings/?period={period}")
+                assert response.status_code == 200, response.status_code
+
+            return timed(get, repeat)
+
+    def build(self, member_count: int, game_count: int) -> None:
+        """Bulk-insert settled games (settled by rules.py, exactly as Hanchan.record does)."""
+        rng = random.Random(2025)
+        rule = RuleSet.objects.default()
+        params = rule.params()
+        started = time.perf_counter()
+        with transaction.atomic():
+            members = Member.objects.bulk_create(
+                Member(name=f"{PREFIX}{i:05d}", furigana=f"べんち{i:05d}")
+                for i in range(member_count)
+            )
+            per_meet = 75  # 25 tables × 3 rounds
+            kinds = [MeetKind.WEDNESDAY, MeetKind.SATURDAY, MeetKind.OTHER]
+            meet_count = -(-game_count // per_meet)
+            meets = Meet.objects.bulk_create(
+                Meet(
+                    date=date(2016, 4, 1) + timedelta(days=i // 3 * 2),
+                    kind=kinds[i % 3],
+                    rule_set=rule,
+                )
+                for i in range(meet_count)
+            )
+            games = []
+            for n in range(game_count):
+                meet = meets[n // per_meet]
+                slot = n % per_meet
+                games.append(
+                    Hanchan(
+                        meet=meet, table_no=slot % 25 + 1, round_no=slot // 25 + 1, rule_set=rule
+                    )
+                )
+            games = Hanchan.objects.bulk_create(games, batch_size=5_000)
+            results: list[HanchanResult] = []
+            hands: list[tuple[int, str]] = []
+            for game in games:
+                players = rng.sample(members, 4)
+                first = [rng.randrange(50, 560) * 100 for _ in range(3)]
+                scores = [*first, 120_000 - sum(first)]
+                chombo = [1 if rng.random() < 0.01 else 0 for _ in range(4)]
+                seats = [
+                    rules.SeatScore(i, s, c)
+                    for i, (s, c) in enumerate(zip(scores, chombo, strict=True))
+                ]
+                for r in rules.settle(params, seats).results:
+                    results.append(
+                        HanchanResult(
+                            hanchan=game,
+                            member=players[r.seat],
+                            seat=r.seat,
+                            score=r.score,
+                            chombo=r.chombo,
+                            final_score=r.final_score,
+                            place=r.place,
+                            score_points=r.score_points,
+                            rank_points=r.rank_points,
+                            chombo_points=r.chombo_points,
+                            total_points=r.total,
+                            meet_id=game.meet_id,
+                            played_on=game.meet.date,
+                            is_last=r.place == params.players,
+                        )
+                    )
+                    if rng.random() < 0.1:
+                        hands.append((len(results) - 1, "mangan"))
+            results = HanchanResult.objects.bulk_create(results, batch_size=5_000)
+            BigHand.objects.bulk_create(
+                (BigHand(result=results[i], level=level) for i, level in hands), batch_size=5_000
+            )
+        self.stdout.write(
+            f"built {game_count:,} games in {time.perf_counter() - started:.1f}s "
+            "(bulk inserts, no history rows)"
+        )

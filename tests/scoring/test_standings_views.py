@@ -1,0 +1,150 @@
+"""The standings page and members' pages: filters, htmx, visitors, query counts."""
+
+import random
+from datetime import date, timedelta
+
+import pytest
+from django.test import Client
+
+from members.models import Member
+from scoring.models import Hanchan, HandLevel, Meet, PlayerEntry
+
+pytestmark = pytest.mark.django_db
+
+
+def make_club(club_rule, members: int, meets: int, seed: int = 7) -> list[Member]:
+    """``members`` members playing three rounds at every meet, from 2025-10-01 on."""
+    rng = random.Random(seed)
+    people = [
+        Member.objects.create(name=f"会員{i:03d}", furigana=f"かいいん{i:03d}")
+        for i in range(members)
+    ]
+    for m in range(meets):
+        meet = Meet.objects.create(
+            date=date(2025, 10, 1) + timedelta(days=7 * m), kind="wed", rule_set=club_rule
+        )
+        for round_no in (1, 2, 3):
+            players = rng.sample(people, len(people) // 4 * 4)
+            for t in range(len(players) // 4):
+                first = [rng.randrange(100, 500) * 100 for _ in range(3)]
+                scores = [*first, 120_000 - sum(first)]
+                entries = [
+                    PlayerEntry(
+                        p, seat, s, 0, [(HandLevel.MANGAN, "")] if rng.random() < 0.2 else []
+                    )
+                    for seat, (p, s) in enumerate(
+                        zip(players[t * 4 : t * 4 + 4], scores, strict=True)
+                    )
+                ]
+                Hanchan(meet=meet, table_no=t + 1, round_no=round_no, rule_set=club_rule).record(
+                    entries
+                )
+    return people
+
+
+def test_the_standings_page_lists_members_with_japanese_headings(member_client, club_rule):
+    people = make_club(club_rule, members=8, meets=2)
+    html = member_client.get("/standings/?period=2025-H2").content.decode()
+    for heading in (
+        "順位",
+        "氏名",
+        "半荘数",
+        "合計P",
+        "平均順位",
+        "1位",
+        "4位",
+        "トップ率",
+        "連対率",
+        "ラス回避率",
+        "満貫以上",
+        "錯和",
+    ):
+        assert f">{heading}<" in html, heading
+    assert "2025年度 下期（10月〜3月）" in html
+    for person in people:
+        assert f'href="/members/{person.pk}/?period=2025-H2"' in html
+
+
+def test_htmx_gets_only_the_standings_partial(member_client, club_rule):
+    make_club(club_rule, members=4, meets=1)
+    response = member_client.get("/standings/?period=2025-10", HTTP_HX_REQUEST="true")
+    html = response.content.decode()
+    assert "<html" not in html and html.strip().startswith('<div id="standings"')
+    assert "2025年10月" in html
+    assert response["Vary"].count("HX-Request") == 1
+
+
+def test_bad_filter_values_fall_back_to_defaults(member_client, club_rule):
+    make_club(club_rule, members=4, meets=1)
+    response = member_client.get("/standings/?period=2025-13&kind=zzz&rule=abc&min=-3")
+    assert response.status_code == 200
+    assert "2025年度 下期" in response.content.decode()  # the half-year of the latest meet
+
+
+def test_sorting_by_a_column(member_client, club_rule):
+    make_club(club_rule, members=8, meets=2)
+    html = member_client.get("/standings/?period=2025-H2&sort=name").content.decode()
+    names = [f"会員{i:03d}" for i in range(8)]
+    assert [html.index(n) for n in names] == sorted(html.index(n) for n in names)
+
+
+def test_visitors_are_sent_to_sign_in_unless_the_standings_are_open(client, settings, club_rule):
+    make_club(club_rule, members=4, meets=1)
+    response = client.get("/standings/")
+    assert response.status_code == 302 and response["Location"].startswith("/login/")
+    settings.STANDINGS_PUBLIC = True
+    response = client.get("/standings/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "会員000" in html and "ログアウト" not in html
+    # Only the standings open up: members' own pages stay closed.
+    member = Member.objects.first()
+    assert client.get(f"/members/{member.pk}/").status_code == 302
+
+
+def test_a_members_page_shows_summary_charts_monthly_and_daily_sheets(member_client, club_rule):
+    people = make_club(club_rule, members=4, meets=2)
+    response = member_client.get(f"/members/{people[0].pk}/?period=2025-H2")
+    html = response.content.decode()
+    assert response.status_code == 200
+    for text in (
+        "合計P",
+        "累計",
+        "月別成績",
+        "日別成績表",
+        "2025年10月1日（水）",
+        "2025年10月8日（水）",
+    ):
+        assert text in html, text
+    assert f'src="/members/{people[0].pk}/chart/cumulative.svg?period=2025-H2"' in html
+    chart = member_client.get(f"/members/{people[0].pk}/chart/cumulative.svg?period=2025-H2")
+    assert chart["Content-Type"] == "image/svg+xml"
+    assert chart.content.startswith(b"<?xml") and b"<svg" in chart.content
+    places = member_client.get(f"/members/{people[0].pk}/chart/places.svg?period=2025-H2")
+    assert b"<svg" in places.content
+
+
+def test_a_member_with_no_games_in_the_period(member_client, club_rule):
+    people = make_club(club_rule, members=4, meets=1)
+    html = member_client.get(f"/members/{people[0].pk}/?period=2024-H1").content.decode()
+    assert "この期間の対局はありません。" in html
+
+
+@pytest.mark.parametrize(("members", "meets"), [(4, 1), (16, 4)])
+def test_query_counts_do_not_grow_with_the_club(
+    member_client, club_rule, django_assert_max_num_queries, members, meets
+):
+    people = make_club(club_rule, members=members, meets=meets)
+    with django_assert_max_num_queries(8):
+        assert member_client.get("/standings/?period=2025-H2").status_code == 200
+    with django_assert_max_num_queries(10):
+        assert member_client.get(f"/members/{people[0].pk}/?period=2025-H2").status_code == 200
+    with django_assert_max_num_queries(10):
+        assert member_client.get("/").status_code == 200
+
+
+def test_the_member_list_links_to_each_members_page(client: Client, bob, club_rule):
+    client.force_login(bob)
+    people = make_club(club_rule, members=4, meets=1)
+    html = client.get("/members/").content.decode()
+    assert f'href="/members/{people[1].pk}/"' in html
