@@ -479,22 +479,7 @@ class Hanchan(models.Model):
                 old.delete()  # one by one, so the history records each row
             for result in settlement.results:
                 entry = by_seat[result.seat]
-                row = HanchanResult(
-                    hanchan=self,
-                    member=entry.member,
-                    seat=result.seat,
-                    score=result.score,
-                    chombo=result.chombo,
-                    final_score=result.final_score,
-                    place=result.place,
-                    score_points=result.score_points,
-                    rank_points=result.rank_points,
-                    chombo_points=result.chombo_points,
-                    total_points=result.total,
-                    meet=self.meet,
-                    played_on=self.meet.date,
-                    is_last=result.place == self.rule_set.players,
-                )
+                row = HanchanResult.settled(self, entry.member, result)
                 row.save()
                 for level, yakuman_name in entry.big_hands:
                     BigHand(result=row, level=level, yakuman_name=yakuman_name).save()
@@ -586,6 +571,26 @@ class HanchanResult(models.Model):
 
     def __str__(self) -> str:
         return f"{self.member} {self.get_seat_display()} {self.score}"
+
+    @classmethod
+    def settled(cls, game: Hanchan, member: Member, result: rules.PlayerResult) -> HanchanResult:
+        """The row for one player's settlement of ``game`` (not saved)."""
+        return cls(
+            hanchan=game,
+            member=member,
+            seat=result.seat,
+            score=result.score,
+            chombo=result.chombo,
+            final_score=result.final_score,
+            place=result.place,
+            score_points=result.score_points,
+            rank_points=result.rank_points,
+            chombo_points=result.chombo_points,
+            total_points=result.total,
+            meet=game.meet,
+            played_on=game.meet.date,
+            is_last=result.place == game.rule_set.players,
+        )
 
 
 class BigHand(models.Model):

@@ -40,7 +40,7 @@ SELECT member_id, COUNT(*), SUM(total_points),
        SUM(CASE WHEN is_last THEN 1 ELSE 0 END), SUM(place), MAX(total_points), MAX(score),
        SUM(CASE WHEN score < 0 THEN 1 ELSE 0 END), SUM(chombo), COUNT(DISTINCT meet_id)
 FROM scoring_hanchanresult
-WHERE played_on BETWEEN %s AND %s
+{where}
 GROUP BY member_id
 """
 
@@ -86,11 +86,15 @@ class Command(BaseCommand):
         for label, period in [(year.key, year), ("all", everything)]:
             filters = Filters(period=period)
             ours = timed(lambda f=filters: compute_standings(f), repeat)
-            start, end = period.start or date(1900, 1, 1), period.end or date(9999, 12, 31)
+            if period.start and period.end:
+                sql = FLOOR_SQL.format(where="WHERE played_on BETWEEN %s AND %s")
+                params = [period.start, period.end]
+            else:
+                sql, params = FLOOR_SQL.format(where=""), []
 
-            def floor(start: date = start, end: date = end) -> None:
+            def floor(sql: str = sql, params: list[date] = params) -> None:
                 with connection.cursor() as cursor:
-                    cursor.execute(FLOOR_SQL, [start, end])
+                    cursor.execute(sql, params)
                     cursor.fetchall()
 
             floor_time = timed(floor, repeat)
@@ -168,24 +172,7 @@ class Command(BaseCommand):
                     for i, (s, c) in enumerate(zip(scores, chombo, strict=True))
                 ]
                 for r in rules.settle(params, seats).results:
-                    results.append(
-                        HanchanResult(
-                            hanchan=game,
-                            member=players[r.seat],
-                            seat=r.seat,
-                            score=r.score,
-                            chombo=r.chombo,
-                            final_score=r.final_score,
-                            place=r.place,
-                            score_points=r.score_points,
-                            rank_points=r.rank_points,
-                            chombo_points=r.chombo_points,
-                            total_points=r.total,
-                            meet_id=game.meet_id,
-                            played_on=game.meet.date,
-                            is_last=r.place == params.players,
-                        )
-                    )
+                    results.append(HanchanResult.settled(game, players[r.seat], r))
                     if rng.random() < 0.1:
                         hands.append((len(results) - 1, "mangan"))
             results = HanchanResult.objects.bulk_create(results, batch_size=5_000)
