@@ -1,0 +1,76 @@
+"""A member looks up the standings, switches the period and a filter, and opens a page."""
+
+import re
+from datetime import date
+
+import pytest
+from django.contrib.auth.models import Group, User
+from playwright.sync_api import Page, expect
+
+from members.models import Member
+from members.roles import MEMBER
+from scoring.models import Hanchan, Meet, PlayerEntry, RuleSet
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True, serialized_rollback=True),
+]
+
+
+@pytest.fixture
+def club(transactional_db):
+    user = User.objects.create_user("bob", password="bob-pass-123")
+    user.groups.add(Group.objects.get(name=MEMBER))
+    rule = RuleSet.objects.default()
+    people = [
+        Member.objects.create(name=n, furigana=f)
+        for n, f in [
+            ("青木", "あおき"),
+            ("井上", "いのうえ"),
+            ("上田", "うえだ"),
+            ("江藤", "えとう"),
+        ]
+    ]
+    for day, kind, scores in [
+        (date(2025, 10, 1), "wed", [40_000, 35_000, 25_000, 20_000]),
+        (date(2025, 10, 4), "sat", [20_000, 25_000, 35_000, 40_000]),
+    ]:
+        meet = Meet.objects.create(date=day, kind=kind, rule_set=rule)
+        entries = [
+            PlayerEntry(m, i, s) for i, (m, s) in enumerate(zip(people, scores, strict=True))
+        ]
+        Hanchan(meet=meet, table_no=1, round_no=1, rule_set=rule).record(entries)
+    return people
+
+
+def test_member_switches_filters_without_reloading(page: Page, live_server, club):
+    page.goto(f"{live_server.url}/login/")
+    page.fill("#id_username", "bob")
+    page.fill("#id_password", "bob-pass-123")
+    page.press("#id_password", "Enter")
+    page.wait_for_url(f"{live_server.url}/")
+    page.get_by_role("link", name="成績表").click()
+    expect(page.locator(".period-label")).to_have_text("2025年度 下期（10月〜3月）")
+    table = page.locator("table.standings tbody")
+    expect(table.locator("tr")).to_have_count(4)
+    # Both meets: 青木 +40 −40 = 0 … every total is 0.0 and the four share 1st place.
+    expect(table.locator("tr").first).to_contain_text("0.0")
+
+    page.evaluate("window.__marker = 'same page'")  # survives only if htmx swaps the table
+    page.select_option("select[name=kind]", "wed")
+    expect(table.locator("tr").first).to_contain_text("青木")
+    expect(table.locator("tr").first).to_contain_text("+40.0")
+    assert page.evaluate("window.__marker") == "same page"
+    expect(page).to_have_url(re.compile(r"kind=wed"))  # the address follows: bookmarkable
+
+    page.get_by_role("link", name="月間").click()
+    expect(page.locator(".period-label")).to_have_text("2025年10月")
+    page.get_by_role("link", name="青木").click()
+    expect(page.locator("h1")).to_contain_text("青木")
+    expect(page.locator(".summary")).to_contain_text("+40.0")
+    chart = page.locator("img[src*='cumulative.svg']")
+    expect(chart).to_be_visible()
+    page.wait_for_function(
+        "() => { const i = document.querySelector(\"img[src*='cumulative.svg']\");"
+        " return i.complete && i.naturalWidth > 100; }"
+    )
