@@ -4,10 +4,12 @@ Playwright's own browser download is not used (it cannot be fetched here); `.ci/
 installs the `chromium` package. A missing browser fails the run rather than skipping it.
 """
 
+import importlib
 import os
 import shutil
 
 import pytest
+from django.apps import apps
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync API runs a loop
 
@@ -35,3 +37,14 @@ def browser_type_launch_args(browser_type_launch_args):
 def browser_context_args(browser_context_args):
     # A tablet in landscape, as at the venue.
     return {**browser_context_args, "viewport": {"width": 1024, "height": 768}, "locale": "ja-JP"}
+
+
+@pytest.fixture(autouse=True)
+def migrated_data(live_server):
+    """Live-server tests run in flushed databases: put back what the migrations made.
+
+    (``serialized_rollback`` restores nothing here: under Playwright's sync API the test's
+    database connection is not the one Django serialized at setup.)
+    """
+    rule_sets = importlib.import_module("scoring.migrations.0002_rule_sets")
+    rule_sets.create_rule_sets(apps, None)

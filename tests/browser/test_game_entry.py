@@ -10,7 +10,7 @@ from members.roles import ORGANIZER
 
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.django_db(transaction=True, serialized_rollback=True),
+    pytest.mark.django_db(transaction=True),
 ]
 
 PLAYERS = [
@@ -39,7 +39,7 @@ class KeyCounter:
 
 
 @pytest.fixture
-def organizer(transactional_db):
+def organizer():
     user = User.objects.create_user("alice", password="alice-pass-123", is_staff=True)
     user.groups.add(Group.objects.get(name=ORGANIZER))
     for name, kana in PLAYERS:

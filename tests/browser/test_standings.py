@@ -13,12 +13,12 @@ from scoring.models import Hanchan, Meet, PlayerEntry, RuleSet
 
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.django_db(transaction=True, serialized_rollback=True),
+    pytest.mark.django_db(transaction=True),
 ]
 
 
 @pytest.fixture
-def club(transactional_db):
+def club():
     user = User.objects.create_user("bob", password="bob-pass-123")
     user.groups.add(Group.objects.get(name=MEMBER))
     rule = RuleSet.objects.default()
