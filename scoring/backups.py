@@ -1,0 +1,111 @@
+"""Backups that are consistent while the app is running, and restores into an empty database.
+
+- SQLite: the online backup API (``sqlite3.Connection.backup``) copies the live database page
+  by page into a new file; never a copy of the file itself, which could catch a half-written
+  WAL. The backup is an SQLite file.
+- PostgreSQL (or ``fmt="json"`` anywhere): Django's serialised data (``dumpdata``), read
+  inside one REPEATABLE READ transaction, so it is one snapshot however much is written
+  meanwhile. The backup is JSON and restores into SQLite or PostgreSQL.
+
+``restore`` refuses a database that already holds members, meets or games.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import sqlite3
+import tempfile
+from pathlib import Path
+
+from django.core.management import call_command
+from django.db import connection, transaction
+from django.test.utils import override_settings
+
+from members.models import Member
+from scoring.models import Hanchan, Meet
+
+SQLITE_MAGIC = b"SQLite format 3\x00"
+EXCLUDED = ["contenttypes", "auth.permission", "sessions", "admin.logentry"]
+
+
+class BackupError(Exception):
+    pass
+
+
+def backup(path: Path, fmt: str = "auto") -> str:
+    """Write a consistent snapshot of the database to ``path``; return its format."""
+    if fmt == "auto":
+        fmt = "sqlite" if connection.vendor == "sqlite" else "json"
+    if fmt == "sqlite" and connection.vendor != "sqlite":
+        raise BackupError("An SQLite backup needs an SQLite database; use --format json.")
+    path = path.resolve()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".backup-")
+    os.close(handle)
+    try:
+        if fmt == "sqlite":
+            _sqlite_backup(Path(str(connection.settings_dict["NAME"])), Path(temporary))
+        else:
+            _json_backup(Path(temporary))
+        os.replace(temporary, path)  # the backup appears whole or not at all
+    finally:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+    return fmt
+
+
+def _sqlite_backup(source: Path, target: Path) -> None:
+    src = sqlite3.connect(source, timeout=20)
+    dst = sqlite3.connect(target)
+    try:
+        with dst:
+            src.backup(dst)
+    finally:
+        dst.close()
+        src.close()
+
+
+def _json_backup(target: Path) -> None:
+    output = io.StringIO()
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        call_command(
+            "dumpdata",
+            natural_foreign=True,
+            natural_primary=True,
+            exclude=EXCLUDED,
+            indent=None,
+            stdout=output,
+        )
+    target.write_text(output.getvalue(), encoding="utf-8")
+
+
+def database_is_empty() -> bool:
+    return not (Member.objects.exists() or Meet.objects.exists() or Hanchan.objects.exists())
+
+
+def restore(path: Path) -> str:
+    """Bring a backup back into this (migrated, empty) database; return the format read."""
+    if not path.is_file():
+        raise BackupError(f"{path}: no such file.")
+    if not database_is_empty():
+        raise BackupError(
+            "This database already holds members, meets or games; restore only into an "
+            "empty database."
+        )
+    with path.open("rb") as file:
+        head = file.read(len(SQLITE_MAGIC))
+    if head == SQLITE_MAGIC:
+        if connection.vendor != "sqlite":
+            raise BackupError("This is an SQLite backup; restore it into SQLite.")
+        connection.close()
+        _sqlite_backup(path, Path(str(connection.settings_dict["NAME"])))
+        call_command("migrate", verbosity=0)  # a backup from an older version catches up
+        return "sqlite"
+    # The backup holds the history rows already; writing new ones while loading would clash.
+    with transaction.atomic(), override_settings(SIMPLE_HISTORY_ENABLED=False):
+        call_command("loaddata", str(path), format="json", verbosity=0)
+    return "json"
