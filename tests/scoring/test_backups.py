@@ -1,0 +1,154 @@
+"""A backup taken while another process writes, restored into an empty database, holds every
+game. Runs against SQLite files, or scratch PostgreSQL databases when the suite runs on
+PostgreSQL; the app runs in separate processes, as in real use."""
+
+import json
+import os
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import psycopg
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+WRITER = """
+import sys, django
+django.setup()
+from members.models import Member
+from scoring.models import Hanchan, Meet, PlayerEntry, RuleSet
+rule = RuleSet.objects.default()
+meet = Meet.objects.create(date="2030-01-01", kind="other", rule_set=rule)
+people = list(Member.objects.all()[:4])
+for i in range(1000):
+    game = Hanchan(meet=meet, table_no=i % 50 + 1, round_no=i // 50 + 1, rule_set=rule)
+    game.record([PlayerEntry(p, seat, s) for seat, (p, s) in enumerate(zip(people, [40000, 35000, 25000, 20000]))])
+    print(f"wrote {i + 1}", flush=True)
+"""
+
+CHECK = """
+import json, django
+django.setup()
+from django.db.models import Count
+from scoring.models import Hanchan, HanchanResult
+games = Hanchan.objects.annotate(n=Count("results"))
+incomplete = games.exclude(n=4).count()
+wrong = sum(1 for g in Hanchan.objects.prefetch_related("results")
+            if sum(r.total_points for r in g.results.all()) != -10 * sum(r.chombo for r in g.results.all()))
+print(json.dumps({"games": games.count(), "incomplete": incomplete, "wrong": wrong,
+                  "results": HanchanResult.objects.count()}))
+"""
+
+
+@pytest.fixture
+def databases(tmp_path):
+    """Two scratch databases of the suite's kind: (live URL, restore URL)."""
+    url = os.environ.get("DATABASE_URL", "")
+    if not url.startswith("postgres"):
+        yield f"sqlite:///{tmp_path / 'live.sqlite3'}", f"sqlite:///{tmp_path / 'restored.sqlite3'}"
+        return
+    base = url.rsplit("/", 1)[0]
+    names = [f"shirakaba_bk_{uuid.uuid4().hex[:8]}_{n}" for n in ("live", "restored")]
+    with psycopg.connect(f"{base}/postgres", autocommit=True) as admin:
+        for name in names:
+            admin.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield f"{base}/{names[0]}", f"{base}/{names[1]}"
+    finally:
+        with psycopg.connect(f"{base}/postgres", autocommit=True) as admin:
+            for name in names:
+                admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def environ(url: str, data_dir: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
+    env.update(
+        DATABASE_URL=url,
+        SHIRAKABA_DATA_DIR=str(data_dir),
+        DJANGO_SETTINGS_MODULE="shirakaba.settings",
+        SECRET_KEY="backup-test",
+    )
+    return env
+
+
+def manage(url: str, data_dir: Path, *args: str) -> str:
+    done = subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=environ(url, data_dir),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def check(url: str, data_dir: Path) -> dict[str, int]:
+    done = subprocess.run(
+        [sys.executable, "-c", CHECK],
+        cwd=ROOT,
+        env=environ(url, data_dir),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def wait_for(writer: subprocess.Popen, count: int) -> int:
+    """Read the writer's progress until it has committed at least ``count`` games."""
+    written = 0
+    deadline = time.monotonic() + 120
+    while written < count:
+        assert time.monotonic() < deadline, "the writer stalled"
+        line = writer.stdout.readline()
+        assert line, f"the writer stopped: {writer.stderr.read()}"
+        if line.startswith("wrote "):
+            written = int(line.split()[1])
+    return written
+
+
+def test_a_backup_taken_while_another_process_writes_holds_every_game(databases, tmp_path):
+    live, restored = databases
+    manage(live, tmp_path, "migrate", "-v0")
+    manage(live, tmp_path, "load_demo")  # 30 games
+    writer = subprocess.Popen(
+        [sys.executable, "-c", WRITER],
+        cwd=ROOT,
+        env=environ(live, tmp_path),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        before = wait_for(writer, 20)  # committed before the backup starts
+        backup = tmp_path / "backup.bin"
+        manage(live, tmp_path, "backup", str(backup))
+        during = wait_for(writer, before + 20)  # the writer went on meanwhile
+    finally:
+        writer.kill()
+        writer.wait()
+    assert during > before
+
+    manage(restored, tmp_path, "migrate", "-v0")
+    manage(restored, tmp_path, "restore", str(backup))
+    found = check(restored, tmp_path)
+    assert found["games"] >= 30 + before
+    assert found["incomplete"] == 0 and found["wrong"] == 0
+    assert found["results"] == 4 * found["games"]
+
+    # Restoring again into the now full database is refused.
+    refused = subprocess.run(
+        [sys.executable, "manage.py", "restore", str(backup)],
+        cwd=ROOT,
+        env=environ(restored, tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert refused.returncode != 0 and "empty database" in refused.stderr
