@@ -1,6 +1,6 @@
 from django.urls import path
 
-from scoring import views, views_standings
+from scoring import views, views_import, views_standings
 
 app_name = "scoring"
 urlpatterns = [
@@ -21,6 +21,8 @@ urlpatterns = [
         views_standings.member_chart,
         name="member-chart",
     ),
+    path("import/", views_import.import_upload, name="import"),
+    path("import/confirm/", views_import.import_confirm, name="import-confirm"),
     path("rules/", views.rule_set_list, name="rule-set-list"),
     path("rules/<int:pk>/", views.rule_set_detail, name="rule-set-detail"),
     path("rules/<int:pk>/copy/", views.rule_set_copy, name="rule-set-copy"),

@@ -60,3 +60,11 @@ def four_members(db) -> list[Member]:
         ("北村 三郎", "きたむら さぶろう"),
     ]
     return [Member.objects.create(name=n, furigana=f) for n, f in names]
+
+
+@pytest.fixture
+def members(db) -> list[Member]:
+    """The eight players of the import tests' sheet (tests/scoring/test_imports.py)."""
+    from tests.scoring.test_imports import NAMES
+
+    return [Member.objects.create(name=n, furigana="かな") for n in NAMES]

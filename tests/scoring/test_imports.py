@@ -43,11 +43,6 @@ NAMES = [
 ]
 
 
-@pytest.fixture
-def members(db):
-    return [Member.objects.create(name=n, furigana="かな") for n in NAMES]
-
-
 def csv_bytes(rows=GOOD_ROWS, header=HEADER, encoding="utf-8", bom=False) -> bytes:
     text = "\r\n".join([header, *rows]) + "\r\n"
     return (b"\xef\xbb\xbf" if bom else b"") + text.encode(encoding)

@@ -1,0 +1,65 @@
+"""Import in the browser: upload, preview, confirm; errors listed; only organizers."""
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from scoring.models import Hanchan, Meet
+from tests.scoring.test_imports import csv_bytes, replace_row
+
+pytestmark = pytest.mark.django_db
+
+
+def upload(client, data, **extra):
+    return client.post(
+        "/import/", {"file": SimpleUploadedFile("sheet.csv", data, "text/csv"), **extra}
+    )
+
+
+def test_upload_preview_then_confirm(organizer_client, members):
+    response = upload(organizer_client, csv_bytes())
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "2025年4月9日（水） 水曜会" in html and "2025-04-09 水曜会 1回戦 2卓" in html
+    assert not Hanchan.objects.exists()  # nothing until confirmed
+    token = response.context["token"]
+    response = organizer_client.post("/import/confirm/", {"token": token})
+    assert response.status_code == 302 and response["Location"] == "/meets/"
+    assert Hanchan.objects.count() == 2
+    # The same confirmation again does nothing more.
+    organizer_client.post("/import/confirm/", {"token": token})
+    assert Hanchan.objects.count() == 2
+
+
+def test_a_bad_file_lists_every_error_with_row_and_column(organizer_client, members):
+    rows = replace_row(2, "2025-04-09,水曜会,1,1,西,西川 次郎,三万,,")
+    response = upload(organizer_client, csv_bytes(rows))
+    html = response.content.decode()
+    assert response.status_code == 400
+    assert "問題が 1 件あります" in html
+    assert '<td class="num">4</td><td>持ち点</td>' in html
+    assert "token" not in organizer_client.session.get("pending_import", {})
+
+
+def test_unknown_names_need_the_checkbox(organizer_client, db):
+    response = upload(organizer_client, csv_bytes())
+    assert response.status_code == 400
+    assert "「東山 一郎」という会員はいません" in response.content.decode()
+    response = upload(organizer_client, csv_bytes(), create_members="on")
+    assert response.status_code == 200
+    assert "東山 一郎" in response.content.decode()
+    organizer_client.post("/import/confirm/", {"token": response.context["token"]})
+    assert Meet.objects.count() == 1
+
+
+def test_an_expired_preview_is_refused(organizer_client, members):
+    response = organizer_client.post("/import/confirm/", {"token": "nope"}, follow=True)
+    assert "プレビューの有効期限が切れました" in response.content.decode()
+    assert not Hanchan.objects.exists()
+
+
+def test_only_organizers_import(client, member_client, members):
+    assert client.get("/import/").status_code == 302
+    assert member_client.get("/import/").status_code == 403
+    assert upload(member_client, csv_bytes()).status_code == 403
+    assert member_client.post("/import/confirm/", {"token": "x"}).status_code == 403
+    assert not Hanchan.objects.exists()
