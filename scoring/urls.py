@@ -1,6 +1,6 @@
 from django.urls import path
 
-from scoring import views, views_import, views_standings
+from scoring import views, views_import, views_reports, views_standings
 
 app_name = "scoring"
 urlpatterns = [
@@ -21,6 +21,11 @@ urlpatterns = [
         views_standings.member_chart,
         name="member-chart",
     ),
+    path("reports/standings.pdf", views_reports.standings_pdf, name="standings-pdf"),
+    path("reports/standings.xlsx", views_reports.standings_xlsx, name="standings-xlsx"),
+    path("reports/games.csv", views_reports.games_csv, name="games-csv"),
+    path("members/<int:pk>/record.pdf", views_reports.member_pdf, name="member-pdf"),
+    path("meets/<int:pk>/sheet.pdf", views_reports.meet_pdf, name="meet-pdf"),
     path("import/", views_import.import_upload, name="import"),
     path("import/confirm/", views_import.import_confirm, name="import-confirm"),
     path("rules/", views.rule_set_list, name="rule-set-list"),

@@ -6,6 +6,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import Count, Prefetch
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django.views.decorators.vary import vary_on_headers
@@ -96,7 +97,13 @@ def meet_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "scoring/meet_detail.html",
-        {"meet": meet, "grid": grid, "tables": range(1, tables + 1), "next_round": rounds + 1},
+        {
+            "meet": meet,
+            "grid": grid,
+            "tables": range(1, tables + 1),
+            "next_round": rounds + 1,
+            "downloads": [(_("Meet sheet (PDF)"), reverse("scoring:meet-pdf", args=[meet.pk]))],
+        },
     )
 
 

@@ -10,6 +10,7 @@ from django.contrib.auth.decorators import login_not_required
 from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.vary import vary_on_headers
@@ -106,7 +107,13 @@ def standings(request: HttpRequest) -> HttpResponse:
     sort = request.GET.get("sort", "position")
     rows = sort_standings(compute_standings(filters), sort)
     wins = counts_wins(filters)
+    query = query_for(filters)
     context = {**context_for(filters), "rows": rows, "sort": sort, "wins": wins}
+    context["downloads"] = [
+        (_("PDF"), f"{reverse('scoring:standings-pdf')}?{query}"),
+        (_("Excel"), f"{reverse('scoring:standings-xlsx')}?{query}"),
+        (_("CSV (every game)"), f"{reverse('scoring:games-csv')}?{query}"),
+    ]
     context["columns"] = [
         ("position", _("Rank")),
         ("name", _("Name")),
@@ -133,10 +140,16 @@ def member_detail(request: HttpRequest, pk: int) -> HttpResponse:
     member = get_object_or_404(Member, pk=pk)
     filters = filters_from(request)
     record = member_record(member.pk, filters)
+    pdf = f"{reverse('scoring:member-pdf', args=[member.pk])}?{query_for(filters)}"
     return render(
         request,
         "members/member_detail.html",
-        {**context_for(filters), "member": member, "record": record},
+        {
+            **context_for(filters),
+            "member": member,
+            "record": record,
+            "downloads": [(_("PDF"), pdf)],
+        },
     )
 
 

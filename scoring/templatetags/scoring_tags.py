@@ -55,3 +55,9 @@ def rate(value: Decimal | None) -> str:
     if value is None:
         return "—"
     return f"{(Decimal(value) * 100).quantize(Decimal('0.1'))}%"
+
+
+@register.filter
+def css_string(value: object) -> str:
+    """Text for a CSS string literal ("…" in @page margin boxes): escape \\ and "."""
+    return str(value).replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")

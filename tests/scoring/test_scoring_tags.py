@@ -34,3 +34,10 @@ def test_meet_date_in_japanese_and_english():
         assert meet_date(date(2025, 4, 9)) == "2025年4月9日（水）"
     with translation.override("en"):
         assert meet_date(date(2025, 4, 9)) == "Wed 9 Apr 2025"
+
+
+def test_css_string_escapes_quotes_and_backslashes():
+    from scoring.templatetags.scoring_tags import css_string
+
+    assert css_string('a "b" \\ c') == 'a \\"b\\" \\\\ c'
+    assert css_string("2025-10-22") == "2025-10-22"

@@ -1,0 +1,195 @@
+"""Reports read back: the PDF's text and fonts, the XLSX cell by cell, the CSV re-imported."""
+
+import io
+from decimal import Decimal
+
+import pytest
+from django.core.management import CommandError, call_command
+from openpyxl import load_workbook
+from pypdf import PdfReader
+
+from members.models import Member
+from scoring.imports import import_results
+from scoring.models import Hanchan, Meet
+from scoring.reports.games_csv import render_games_csv
+from scoring.reports.pdf import render_meet_pdf, render_member_pdf, render_standings_pdf
+from scoring.reports.xlsx import STANDINGS_HEADER, render_standings_xlsx
+from scoring.standings import Filters, Period, compute_standings
+from scoring.templatetags.scoring_tags import signed_p
+from tests.scoring.test_standings_views import make_club
+
+pytestmark = pytest.mark.django_db
+H2 = Filters(period=Period.parse("2025-H2"))
+
+
+def pdf_text(data: bytes) -> str:
+    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
+
+
+def pdf_fonts(data: bytes) -> set[str]:
+    """Base names of the fonts that are embedded (have a font file) in the PDF."""
+    embedded = set()
+    for page in PdfReader(io.BytesIO(data)).pages:
+        fonts = page["/Resources"].get_object().get("/Font")
+        for font in (fonts.get_object() if fonts else {}).values():
+            font = font.get_object()
+            for descendant in font.get("/DescendantFonts", []):
+                descriptor = descendant.get_object()["/FontDescriptor"].get_object()
+                if any(k in descriptor for k in ("/FontFile", "/FontFile2", "/FontFile3")):
+                    embedded.add(str(font["/BaseFont"]).split("+")[-1])
+    return embedded
+
+
+@pytest.fixture
+def club(club_rule):
+    return make_club(club_rule, members=8, meets=3)
+
+
+def test_the_half_year_pdf_holds_the_standings_and_embeds_the_japanese_font(club):
+    filename, content_type, data = render_standings_pdf(H2)
+    assert (filename, content_type) == ("shirakaba-standings-2025-H2.pdf", "application/pdf")
+    text = pdf_text(data)
+    assert "半期成績表" in text and "2025年度 下期（10月〜3月）" in text
+    for row in compute_standings(H2):
+        assert f"{row.position} {row.name} {row.games} {signed_p(row.total)}" in text
+    # A page per member after the cover and the standings, with their daily sheet.
+    pages = PdfReader(io.BytesIO(data)).pages
+    assert len(pages) >= 2 + len(club)
+    assert "日別成績表" in text and "累計" in text
+    assert "IPAexGothic" in pdf_fonts(data)
+
+
+def test_the_monthly_pdf_has_no_member_pages(club):
+    _, _, data = render_standings_pdf(Filters(period=Period.parse("2025-10")))
+    text = pdf_text(data)
+    assert "月間成績表" in text and "2025年10月" in text and "日別成績表" not in text
+
+
+def test_the_meet_sheet_pdf(club):
+    meet = Meet.objects.order_by("date").first()
+    _, _, data = render_meet_pdf(meet)
+    text = pdf_text(data)
+    assert "例会成績表" in text and "2025年10月1日（水）" in text
+    game = Hanchan.objects.filter(meet=meet).order_by("round_no", "table_no").first()
+    for r in game.results.select_related("member"):
+        assert r.member.name in text and signed_p(r.total_points) in text
+    assert "IPAexGothic" in pdf_fonts(data)
+
+
+def test_a_members_pdf(club):
+    member = club[0]
+    _, _, data = render_member_pdf(member.pk, H2)
+    text = pdf_text(data)
+    row = next(r for r in compute_standings(H2) if r.member_id == member.pk)
+    assert member.name in text and signed_p(row.total) in text and "日別成績表" in text
+
+
+def test_the_xlsx_matches_the_standings_cell_by_cell(club):
+    filename, content_type, data = render_standings_xlsx(H2)
+    assert filename.endswith(".xlsx") and "spreadsheetml" in content_type
+    book = load_workbook(io.BytesIO(data))
+    sheet = book["成績表"]
+    header = [c.value for c in sheet[1]]
+    assert header[:11] == [
+        "順位",
+        "氏名",
+        "半荘数",
+        "合計P",
+        "平均順位",
+        "1位",
+        "2位",
+        "3位",
+        "4位",
+        "満貫以上",
+        "錯和",
+    ]
+    assert header == STANDINGS_HEADER
+    rows = compute_standings(H2)
+    assert sheet.max_row == len(rows) + 1
+    for excel_row, r in zip(sheet.iter_rows(min_row=2, values_only=True), rows, strict=True):
+        assert excel_row[:11] == (
+            r.position,
+            r.name,
+            r.games,
+            float(r.total),
+            float(r.average_place),
+            *r.places,
+            r.big_hand_total,
+            r.chombo,
+        )
+        assert excel_row[12] == float(r.top_rate)  # numbers, not text
+    total = sheet["D2"]
+    assert isinstance(total.value, (int, float)) and total.number_format == "+0.0;-0.0;0.0"
+    assert sheet.freeze_panes == "A2" and sheet.print_title_rows == "$1:$1"
+    assert sheet.page_setup.orientation == "landscape" and sheet.page_setup.paperSize == 9
+    assert sheet.sheet_properties.pageSetUpPr.fitToPage and sheet.page_setup.fitToWidth == 1
+    assert sheet["A1"].font.b
+    games = book["全対局"]
+    assert games.max_row == 1 + 4 * Hanchan.objects.count()
+    assert set(book.sheetnames) >= {m.name for m in club}  # a sheet per member
+
+
+def test_the_csv_reimports_to_the_same_games(club):
+    _, _, first = render_games_csv(Filters())
+    before = sorted(Hanchan.objects.values_list("meet__date", "round_no", "table_no"))
+    Meet.objects.all().delete()
+    Member.objects.all().delete()
+    import_results(first, create_members=True)
+    assert sorted(Hanchan.objects.values_list("meet__date", "round_no", "table_no")) == before
+    assert render_games_csv(Filters())[2] == first
+
+
+def test_the_export_command(club, tmp_path):
+    for fmt, magic in [("pdf", b"%PDF"), ("xlsx", b"PK\x03\x04"), ("csv", b"\xef\xbb\xbf")]:
+        out = tmp_path / f"report.{fmt}"
+        call_command("export_report", "--period", "2025-H2", "--format", fmt, "--output", str(out))
+        assert out.read_bytes().startswith(magic)
+    out = tmp_path / "range.xlsx"
+    call_command(
+        "export_report",
+        "--from",
+        "2025-10-01",
+        "--to",
+        "2025-10-08",
+        "--format",
+        "xlsx",
+        "--output",
+        str(out),
+    )
+    assert load_workbook(out)["成績表"].max_row > 1
+    out = tmp_path / "meet.pdf"
+    call_command("export_report", "--meet", "2025-10-01", "--output", str(out))
+    assert "例会成績表" in pdf_text(out.read_bytes())
+    with pytest.raises(CommandError):
+        call_command("export_report", "--period", "2025-H3", "--output", str(out))
+    with pytest.raises(CommandError):
+        call_command("export_report", "--meet", "2024-01-01", "--output", str(out))
+
+
+def test_download_buttons_and_endpoints(member_client, client, club):
+    html = member_client.get("/standings/?period=2025-H2").content.decode()
+    assert 'href="/reports/standings.pdf?period=2025-H2"' in html
+    assert 'href="/reports/standings.xlsx?period=2025-H2"' in html
+    assert "data-download" in html and "作成中" in html
+    response = member_client.get("/reports/standings.xlsx?period=2025-H2&dl=abc123")
+    assert (
+        response["Content-Disposition"] == 'attachment; filename="shirakaba-standings-2025-H2.xlsx"'
+    )
+    assert response.cookies["dl_abc123"].value == "1"
+    assert member_client.get("/reports/games.csv?period=2025-H2")["Content-Type"].startswith(
+        "text/csv"
+    )
+    meet = Meet.objects.first()
+    assert member_client.get(f"/meets/{meet.pk}/sheet.pdf").content.startswith(b"%PDF")
+    assert member_client.get(f"/members/{club[0].pk}/record.pdf?period=2025-H2").content.startswith(
+        b"%PDF"
+    )
+    for url in ("/reports/standings.pdf", "/reports/games.csv", f"/meets/{meet.pk}/sheet.pdf"):
+        assert client.get(url).status_code == 302  # visitors sign in first
+
+
+def test_p_values_are_rounded_to_a_tenth_before_writing(club):
+    data = render_standings_xlsx(H2)[2]
+    sheet = load_workbook(io.BytesIO(data))["成績表"]
+    for (value,) in sheet.iter_rows(min_row=2, min_col=12, max_col=12, values_only=True):
+        assert Decimal(str(value)) == Decimal(str(value)).quantize(Decimal("0.1"))
