@@ -39,6 +39,9 @@ bench: $(STAMP)
 	  psql "$(dir $(BENCH_PG))postgres" -c "CREATE DATABASE $(notdir $(BENCH_PG))"
 	DATABASE_URL=$(BENCH_PG) $(PY) manage.py migrate -v0
 	DATABASE_URL=$(BENCH_PG) $(PY) manage.py bench_standings $(ARGS)
+	rm -f data/bench-reports.sqlite3
+	DATABASE_URL=sqlite:///$(CURDIR)/data/bench-reports.sqlite3 $(PY) manage.py migrate -v0
+	DATABASE_URL=sqlite:///$(CURDIR)/data/bench-reports.sqlite3 $(PY) manage.py bench_reports
 
 # Rebuild the translation catalogues after changing user-facing strings (needs GNU gettext).
 messages: $(STAMP)

@@ -351,17 +351,45 @@ class MonthLine:
 
 
 @dataclass
+class DayLine:
+    """One meet of a member's daily sheet (日別成績表)."""
+
+    date: date
+    meet_kind: str
+    games: list[GameLine]
+    total: Decimal
+
+    def by_round(self, rounds: int) -> list[GameLine | None]:
+        """The games in round order, a gap where the member sat a round out."""
+        games = {g.round_no: g for g in self.games}
+        return [games.get(n) for n in range(1, rounds + 1)]
+
+
+@dataclass
 class MemberRecord:
     summary: StandingRow | None
     games: list[GameLine]
     months: list[MonthLine]
-    meets: list[tuple[date, str, list[GameLine]]]  # the daily sheet, meet by meet
+    meets: list[DayLine]  # the daily sheet, meet by meet
+
+    @property
+    def rounds(self) -> int:
+        """The most rounds of any meet in the record (at least 3, the club's custom)."""
+        return max([3, *(g.round_no for g in self.games)])
+
+    @property
+    def round_range(self) -> range:
+        return range(1, self.rounds + 1)
 
 
-def member_record(member_id: int, filters: Filters) -> MemberRecord:
+def member_record(
+    member_id: int, filters: Filters, standings: list[StandingRow] | None = None
+) -> MemberRecord:
     """A member's summary (placed among the others), every game with a running total, and a
-    monthly table (four queries)."""
-    summary = next((r for r in compute_standings(filters) if r.member_id == member_id), None)
+    monthly table (four queries; two when the period's ``standings`` are passed in)."""
+    if standings is None:
+        standings = compute_standings(filters)
+    summary = next((r for r in standings if r.member_id == member_id), None)
     results = (
         results_for(filters)
         .filter(member_id=member_id)
@@ -400,12 +428,13 @@ def member_record(member_id: int, filters: Filters) -> MemberRecord:
         if 1 <= g.place <= 4:
             places[g.place - 1] += 1
         line.places = (places[0], places[1], places[2], places[3])
-    meets: list[tuple[date, str, list[GameLine]]] = []
+    meets: list[DayLine] = []
     for g in games:
-        if meets and meets[-1][0] == g.date and meets[-1][1] == g.meet_kind:
-            meets[-1][2].append(g)
+        if meets and meets[-1].date == g.date and meets[-1].meet_kind == g.meet_kind:
+            meets[-1].games.append(g)
+            meets[-1].total += g.total
         else:
-            meets.append((g.date, g.meet_kind, [g]))
+            meets.append(DayLine(g.date, g.meet_kind, [g], g.total))
     return MemberRecord(summary, games, list(months.values()), meets)
 
 

@@ -42,15 +42,22 @@ STYLE = {
 }
 
 
-def _svg(figure: Figure) -> bytes:
+def _save(figure: Figure, fmt: str) -> bytes:
+    """SVG for the browser; PNG (200 dpi) for the PDF, where WeasyPrint draws a raster image
+    far faster than thousands of glyph paths."""
     buffer = io.BytesIO()
+    metadata = {"Date": None} if fmt == "svg" else {}
     with matplotlib.rc_context(STYLE):
-        figure.savefig(buffer, format="svg", bbox_inches="tight", metadata={"Date": None})
+        figure.savefig(buffer, format=fmt, bbox_inches="tight", dpi=200, metadata=metadata)
     return buffer.getvalue()
 
 
 def cumulative_chart(
-    labels: Sequence[str], cumulative: Sequence[Decimal], title: str, y_label: str
+    labels: Sequence[str],
+    cumulative: Sequence[Decimal],
+    title: str,
+    y_label: str,
+    fmt: str = "svg",
 ) -> bytes:
     """A line of the running total of P, one point per game."""
     with matplotlib.rc_context(STYLE):
@@ -69,10 +76,12 @@ def cumulative_chart(
         axes.set_title(title, loc="left", fontsize=12)
         axes.grid(axis="y", color=GRID, linewidth=0.6)
         axes.spines[["top", "right"]].set_visible(False)
-        return _svg(figure)
+        return _save(figure, fmt)
 
 
-def places_chart(labels: Sequence[str], counts: Sequence[int], title: str) -> bytes:
+def places_chart(
+    labels: Sequence[str], counts: Sequence[int], title: str, fmt: str = "svg"
+) -> bytes:
     """Bars of how often the member finished at each place."""
     with matplotlib.rc_context(STYLE):
         figure = Figure(figsize=(4.2, 3.0), dpi=96)
@@ -83,4 +92,4 @@ def places_chart(labels: Sequence[str], counts: Sequence[int], title: str) -> by
         axes.set_ylim(0, max([*counts, 1]) * 1.2)
         axes.yaxis.set_visible(False)
         axes.spines[["top", "right", "left"]].set_visible(False)
-        return _svg(figure)
+        return _save(figure, fmt)

@@ -21,6 +21,7 @@ from scoring.models import Hanchan, Meet
 from scoring.reports.charts import cumulative_chart
 from scoring.standings import (
     Filters,
+    MemberRecord,
     Period,
     big_hand_list,
     compute_standings,
@@ -41,8 +42,16 @@ def _pdf(template: str, context: dict[str, Any]) -> bytes:
     return HTML(string=html, base_url=str(STATIC) + "/").write_pdf(font_config=FontConfiguration())
 
 
-def _svg_data_uri(svg: bytes) -> str:
-    return "data:image/svg+xml;base64," + base64.b64encode(svg).decode("ascii")
+def _chart(record: MemberRecord) -> str:
+    """The member's cumulative-P chart as a PNG data URI."""
+    png = cumulative_chart(
+        [f"{g.date:%-m/%-d}" for g in record.games],
+        [g.cumulative for g in record.games],
+        _("Cumulative P"),
+        _("P"),
+        fmt="png",
+    )
+    return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
 
 
 def render_standings_pdf(
@@ -62,14 +71,8 @@ def render_standings_pdf(
     members = []
     if with_members:
         for row in rows:
-            record = member_record(row.member_id, filters)
-            chart = cumulative_chart(
-                [f"{g.date:%-m/%-d}" for g in record.games],
-                [g.cumulative for g in record.games],
-                _("Cumulative P"),
-                _("P"),
-            )
-            members.append({"row": row, "record": record, "chart": _svg_data_uri(chart)})
+            record = member_record(row.member_id, filters, rows)
+            members.append({"row": row, "record": record, "chart": _chart(record)})
     if monthly:
         title = _("Monthly standings")
     elif re.fullmatch(r"\d{4}-H[12]", period.key):
@@ -103,13 +106,7 @@ def render_member_pdf(member_id: int, filters: Filters) -> tuple[str, str, bytes
     record = member_record(member_id, filters)
     members = []
     if record.summary is not None:
-        chart = cumulative_chart(
-            [f"{g.date:%-m/%-d}" for g in record.games],
-            [g.cumulative for g in record.games],
-            _("Cumulative P"),
-            _("P"),
-        )
-        members.append({"row": record.summary, "record": record, "chart": _svg_data_uri(chart)})
+        members.append({"row": record.summary, "record": record, "chart": _chart(record)})
     context = {
         "title": _("Personal record"),
         "filters": filters,

@@ -128,7 +128,7 @@ def render_standings_xlsx(filters: Filters, *, with_members: bool = True) -> tup
     if with_members:
         used: set[str] = {"成績表", "全対局"}
         for r in rows:
-            record = member_record(r.member_id, filters)
+            record = member_record(r.member_id, filters, rows)
             title = _sheet_title(r.name, used)
             member_sheet = book.create_sheet(title)
             _table(

@@ -7,6 +7,8 @@ from django import template
 from django.utils import dateformat
 from django.utils.translation import get_language
 
+from scoring.standings import DayLine, GameLine
+
 register = template.Library()
 
 MINUS = "\u2212"  # − (a real minus sign, as printed score sheets use)
@@ -61,3 +63,9 @@ def rate(value: Decimal | None) -> str:
 def css_string(value: object) -> str:
     """Text for a CSS string literal ("…" in @page margin boxes): escape \\ and "."""
     return str(value).replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
+
+
+@register.filter
+def by_round(day: DayLine, rounds: int) -> list[GameLine | None]:
+    """A daily-sheet line's games in round order (see DayLine.by_round)."""
+    return day.by_round(rounds)

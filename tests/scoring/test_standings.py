@@ -238,7 +238,9 @@ def test_a_members_record(season):
         (date(2025, 9, 1), 1, D(40)),
         (date(2025, 10, 1), 2, D(0)),
     ]
-    assert [len(games) for _day, _kind, games in record.meets] == [1, 2]
+    assert [(len(day.games), day.total) for day in record.meets] == [(1, D(40)), (2, D(0))]
+    assert record.rounds == 3
+    assert [g and g.round_no for g in record.meets[0].by_round(3)] == [1, None, None]
     assert record.games[2].big_hands == ["満貫", "役満(国士無双)"]
 
 

@@ -128,8 +128,15 @@ class Command(BaseCommand):
 
             return timed(get, repeat)
 
-    def build(self, member_count: int, game_count: int) -> None:
-        """Bulk-insert settled games (settled by rules.py, exactly as Hanchan.record does)."""
+    def build(
+        self,
+        member_count: int,
+        game_count: int,
+        first_day: date = date(2016, 4, 1),
+        tables: int = 25,
+    ) -> None:
+        """Bulk-insert settled games (settled by rules.py, exactly as Hanchan.record does):
+        ``tables`` tables × 3 rounds a meet, a meet every other day from ``first_day``."""
         rng = random.Random(2025)
         rule = RuleSet.objects.default()
         params = rule.params()
@@ -139,12 +146,12 @@ class Command(BaseCommand):
                 Member(name=f"{PREFIX}{i:05d}", furigana=f"べんち{i:05d}")
                 for i in range(member_count)
             )
-            per_meet = 75  # 25 tables × 3 rounds
+            per_meet = tables * 3
             kinds = [MeetKind.WEDNESDAY, MeetKind.SATURDAY, MeetKind.OTHER]
             meet_count = -(-game_count // per_meet)
             meets = Meet.objects.bulk_create(
                 Meet(
-                    date=date(2016, 4, 1) + timedelta(days=i // 3 * 2),
+                    date=first_day + timedelta(days=i // 3 * 2),
                     kind=kinds[i % 3],
                     rule_set=rule,
                 )
@@ -156,7 +163,10 @@ class Command(BaseCommand):
                 slot = n % per_meet
                 games.append(
                     Hanchan(
-                        meet=meet, table_no=slot % 25 + 1, round_no=slot // 25 + 1, rule_set=rule
+                        meet=meet,
+                        table_no=slot % tables + 1,
+                        round_no=slot // tables + 1,
+                        rule_set=rule,
                     )
                 )
             games = Hanchan.objects.bulk_create(games, batch_size=5_000)

@@ -1,0 +1,52 @@
+"""Benchmark of the half-year reports for 50 members (a measurement, not a test).
+
+Builds (once, in the scratch database DATABASE_URL names) 50 members playing a 上期 of
+meets, then prints the time to make the half-year PDF (with a page per member) and the Excel
+workbook. Goals: PDF under 10 s, Excel under 2 s.
+"""
+
+import statistics
+import time
+from datetime import date
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError
+
+from members.models import Member
+from scoring.management.commands.bench_standings import PREFIX
+from scoring.management.commands.bench_standings import Command as StandingsBench
+from scoring.models import HanchanResult
+from scoring.reports.pdf import render_standings_pdf
+from scoring.reports.xlsx import render_standings_xlsx
+from scoring.standings import Filters, Period
+
+
+class Command(BaseCommand):
+    help = "Time the half-year PDF and Excel reports for 50 members (scratch databases only)."
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument("--members", type=int, default=50)
+        parser.add_argument("--games", type=int, default=720)  # 20 meets × 12 tables × 3
+        parser.add_argument("--repeat", type=int, default=3)
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        if Member.objects.exclude(name__startswith=PREFIX).exists():
+            raise CommandError("This database holds real members; use a scratch database.")
+        if not HanchanResult.objects.exists():
+            builder = StandingsBench(stdout=self.stdout, stderr=self.stderr)
+            builder.build(options["members"], options["games"], date(2025, 4, 2), tables=12)
+        filters = Filters(period=Period.parse("2025-H1"))
+        members = Member.objects.count()
+        games = HanchanResult.objects.filter(played_on__lte=date(2025, 9, 30)).count() // 4
+        for label, render in [("PDF", render_standings_pdf), ("Excel", render_standings_xlsx)]:
+            render(filters)  # warm-up (imports, fonts)
+            times, size = [], 0
+            for _ in range(options["repeat"]):
+                start = time.perf_counter()
+                _name, _type, content = render(filters)
+                times.append(time.perf_counter() - start)
+                size = len(content)
+            self.stdout.write(
+                f"half-year {label}: {members} members, {games} games: "
+                f"{statistics.median(times):.2f} s (median of {options['repeat']}), {size:,} bytes"
+            )
