@@ -55,7 +55,7 @@ def test_the_half_year_pdf_holds_the_standings_and_embeds_the_japanese_font(club
     # A page per member after the cover and the standings, with their daily sheet.
     pages = PdfReader(io.BytesIO(data)).pages
     assert len(pages) >= 2 + len(club)
-    assert "日別成績表" in text and "累計" in text
+    assert "日別成績表" in text and "日計" in text
     assert "IPAexGothic" in pdf_fonts(data)
 
 
