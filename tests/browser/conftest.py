@@ -48,3 +48,12 @@ def migrated_data(live_server):
     """
     rule_sets = importlib.import_module("scoring.migrations.0002_rule_sets")
     rule_sets.create_rule_sets(apps, None)
+
+
+def sign_in(page, live_server, username: str, password: str) -> None:
+    """Sign in through the sign-in page, as a person would, and land on the home page."""
+    page.goto(f"{live_server.url}/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", password)
+    page.press("#id_password", "Enter")
+    page.wait_for_url(f"{live_server.url}/")

@@ -7,6 +7,7 @@ from playwright.sync_api import Page, expect
 
 from members.models import Member
 from members.roles import ORGANIZER
+from tests.browser.conftest import sign_in
 
 pytestmark = [
     pytest.mark.browser,
@@ -48,11 +49,7 @@ def organizer():
 
 
 def test_organizer_enters_a_game_with_the_keyboard_alone(page: Page, live_server, organizer):
-    page.goto(f"{live_server.url}/login/")
-    page.fill("#id_username", "alice")
-    page.fill("#id_password", "alice-pass-123")
-    page.press("#id_password", "Enter")
-    page.wait_for_url(f"{live_server.url}/")
+    sign_in(page, live_server, "alice", "alice-pass-123")
 
     # A new meet: date defaults to today, the club's rule set is preselected; tick who came.
     page.goto(f"{live_server.url}/meets/new/")

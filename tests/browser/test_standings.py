@@ -10,6 +10,7 @@ from playwright.sync_api import Page, expect
 from members.models import Member
 from members.roles import MEMBER
 from scoring.models import Hanchan, Meet, PlayerEntry, RuleSet
+from tests.browser.conftest import sign_in
 
 pytestmark = [
     pytest.mark.browser,
@@ -44,11 +45,7 @@ def club():
 
 
 def test_member_switches_filters_without_reloading(page: Page, live_server, club):
-    page.goto(f"{live_server.url}/login/")
-    page.fill("#id_username", "bob")
-    page.fill("#id_password", "bob-pass-123")
-    page.press("#id_password", "Enter")
-    page.wait_for_url(f"{live_server.url}/")
+    sign_in(page, live_server, "bob", "bob-pass-123")
     page.get_by_role("link", name="成績表").click()
     expect(page.locator(".period-label")).to_have_text("2025年度 下期（10月〜3月）")
     table = page.locator("table.standings tbody")
