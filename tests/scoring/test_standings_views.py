@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 
 from members.models import Member
-from scoring.models import Hanchan, HandLevel, Meet, PlayerEntry
+from scoring.models import BigHand, Hanchan, HandLevel, Meet, PlayerEntry
 
 pytestmark = pytest.mark.django_db
 
@@ -116,6 +116,9 @@ def test_a_members_page_shows_summary_charts_monthly_and_daily_sheets(member_cli
         "2025年10月8日（水）",
     ):
         assert text in html, text
+    hands = BigHand.objects.filter(result__member=people[0])
+    assert hands.exists()
+    assert html.count("：満貫</li>") == hands.count()  # their mangan-or-better list
     assert f'src="/members/{people[0].pk}/chart/cumulative.svg?period=2025-H2"' in html
     chart = member_client.get(f"/members/{people[0].pk}/chart/cumulative.svg?period=2025-H2")
     assert chart["Content-Type"] == "image/svg+xml"
