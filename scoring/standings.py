@@ -26,7 +26,7 @@ from django.db.models import Count, Max, Q, QuerySet, Sum
 from django.utils.translation import gettext as _
 
 from members.models import Member
-from scoring.models import BigHand, HanchanResult, HandLevel, Meet, MeetKind, RuleSet
+from scoring.models import BigHand, HanchanResult, MeetKind, RuleSet
 
 TENTH = Decimal("0.1")
 HUNDREDTH = Decimal("0.01")
@@ -454,12 +454,3 @@ def big_hand_list(filters: Filters) -> list[dict[str, object]]:
             "result__hanchan__meet__date", "result__hanchan__round_no", "id"
         )
     ]
-
-
-def periods_with_games() -> list[date]:
-    """The first day of every month that has a meet, newest first (one query)."""
-    months = Meet.objects.dates("date", "month", order="DESC")
-    return list(months)
-
-
-LEVELS = [level for level, _label in HandLevel.choices]

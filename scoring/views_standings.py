@@ -27,8 +27,6 @@ from scoring.standings import (
     sort_standings,
 )
 
-PERIOD_CHOICES = ("month", "half", "year")
-
 
 def filters_from(request: HttpRequest) -> Filters:
     """Read period, kind, rule set and the minimum of games from the query string.

@@ -4,8 +4,8 @@ Environment variables (all optional for local use):
 
 - ``DATABASE_URL``: e.g. ``postgres://user@127.0.0.1:5432/shirakaba``. Default: an SQLite
   file ``data/db.sqlite3`` (WAL mode, immediate transactions, a busy timeout).
-- ``SECRET_KEY``: required when ``DEBUG`` is off and ``SHIRAKABA_DATA_DIR`` is not writable;
-  for local use a key is generated once into ``data/secret_key`` (git ignores ``data/``).
+- ``SECRET_KEY``: from the environment (set it in production); otherwise a key is generated
+  once into ``data/secret_key`` and kept there (git ignores ``data/``).
 - ``DEBUG``: ``1``/``true`` to turn debugging on. Off unless asked.
 - ``ALLOWED_HOSTS``: comma-separated. Default ``127.0.0.1,localhost``.
 - ``STANDINGS_PUBLIC``: ``1`` opens the standings page read-only to visitors. Off by default.
