@@ -223,6 +223,17 @@ def results_for(filters: Filters) -> QuerySet[HanchanResult]:
     return HanchanResult.objects.filter(selection(filters))
 
 
+def listed_results(filters: Filters) -> QuerySet[HanchanResult]:
+    """The selected results in sheet order (date, meet kind, round, table, seat), with the
+    member, game, meet and big hands loaded: every game, one row per player."""
+    return (
+        results_for(filters)
+        .select_related("member", "hanchan", "meet")
+        .prefetch_related("big_hands")
+        .order_by("played_on", "meet__kind", "hanchan__round_no", "hanchan__table_no", "seat")
+    )
+
+
 def counts_wins(filters: Filters) -> bool:
     """カンターン: when every selected game only counts the win, rank by wins."""
     return filters.rule_set is not None and not filters.rule_set.scores_count

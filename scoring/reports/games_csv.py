@@ -8,19 +8,14 @@ import io
 
 from scoring.imports import COLUMNS, KIND_LABELS
 from scoring.models import SEAT_NAMES, HanchanResult, MeetKind, format_big_hands
-from scoring.standings import Filters, results_for
+from scoring.standings import Filters, listed_results
 
 HEADER = [COLUMNS[key][0] for key in COLUMNS]
 
 
 def render_games_csv(filters: Filters) -> tuple[str, str, bytes]:
     """(filename, content type, bytes) of the games a set of filters selects."""
-    results = (
-        results_for(filters)
-        .select_related("member", "hanchan", "meet")
-        .prefetch_related("big_hands")
-        .order_by("played_on", "meet__kind", "hanchan__round_no", "hanchan__table_no", "seat")
-    )
+    results = listed_results(filters)
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\r\n")
     writer.writerow(HEADER)

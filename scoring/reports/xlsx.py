@@ -21,7 +21,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from scoring.imports import KIND_LABELS
 from scoring.models import SEAT_NAMES, HanchanResult, MeetKind
-from scoring.standings import Filters, StandingRow, compute_standings, member_record, results_for
+from scoring.standings import Filters, StandingRow, compute_standings, listed_results, member_record
 
 CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 P_FORMAT = "+0.0;-0.0;0.0"
@@ -158,12 +158,7 @@ def render_standings_xlsx(filters: Filters, *, with_members: bool = True) -> tup
 
 
 def _game_rows(filters: Filters) -> Iterable[list[Any]]:
-    results: Iterable[HanchanResult] = (
-        results_for(filters)
-        .select_related("member", "hanchan", "meet")
-        .prefetch_related("big_hands")
-        .order_by("played_on", "meet__kind", "hanchan__round_no", "hanchan__table_no", "seat")
-    )
+    results: Iterable[HanchanResult] = listed_results(filters)
     for r in results:
         yield [
             r.played_on,
