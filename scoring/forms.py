@@ -254,6 +254,7 @@ class GameForm(forms.Form):
         params = rule_set.params()
         deposits = self.cleaned_data.get("deposits_held") or 0
         complete = len(self.scores) == params.players
+        balance = rules.table_balance(params, list(self.scores.values()), deposits)
         context: dict[str, Any] = {
             "ready": True,
             "complete": complete,
@@ -261,8 +262,8 @@ class GameForm(forms.Form):
             "entered": len(self.scores),
             "expected": params.table_total - deposits,
             "total": sum(self.scores.values()),
-            "short": max(0, -rules.table_balance(params, list(self.scores.values()), deposits)),
-            "over": max(0, rules.table_balance(params, list(self.scores.values()), deposits)),
+            "short": max(0, -balance),
+            "over": max(0, balance),
             "excess_off_top": params.total_policy is rules.TotalPolicy.EXCESS_OFF_TOP,
             "filled_seat": SEAT_NAMES[self.filled_seat] if self.filled_seat is not None else "",
             "filled_score": self.filled_score,
