@@ -7,4 +7,6 @@ urlpatterns = [
     path("", views.member_list, name="list"),
     path("new/", views.member_create, name="create"),
     path("<int:pk>/edit/", views.member_edit, name="edit"),
+    path("locks/", views.lock_list, name="locks"),
+    path("locks/<int:pk>/release/", views.lock_release, name="lock-release"),
 ]

@@ -421,8 +421,12 @@ class Hanchan(models.Model):
         ]
 
     def __str__(self) -> str:
+        try:
+            meet: Meet | str = self.meet
+        except Meet.DoesNotExist:  # a game in the history may outlive its meet (admin history)
+            meet = "—"
         return _("%(meet)s, round %(round)s, table %(table)s") % {
-            "meet": self.meet,
+            "meet": meet,
             "round": self.round_no,
             "table": self.table_no,
         }

@@ -8,7 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
 from members.models import Member
@@ -31,6 +31,7 @@ def games_with_results() -> Any:
     )
 
 
+@require_safe
 def home(request: HttpRequest) -> HttpResponse:
     """The latest meet's games, and the meets before it."""
     meets = list(
@@ -48,6 +49,7 @@ def home(request: HttpRequest) -> HttpResponse:
 # --- meets -----------------------------------------------------------------------------
 
 
+@require_safe
 def meet_list(request: HttpRequest) -> HttpResponse:
     meets = Meet.objects.annotate(games=Count("hanchans")).order_by("-date", "kind")
     months = [
@@ -79,6 +81,7 @@ def meet_edit(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "scoring/meet_form.html", {"form": form, "meet": meet}, status=status)
 
 
+@require_safe
 def meet_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """A grid of rounds (回戦) × tables (卓), each cell the game played there."""
     meet = get_object_or_404(
@@ -195,6 +198,7 @@ def _members_for_typeahead(meet: Meet) -> list[Member]:
     return attendees + list(others)
 
 
+@require_safe
 def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(games_with_results().select_related("meet", "rule_set"), pk=pk)
     return render(
@@ -266,10 +270,12 @@ def game_history(game: Hanchan) -> list[dict[str, Any]]:
 # --- rule sets -------------------------------------------------------------------------
 
 
+@require_safe
 def rule_set_list(request: HttpRequest) -> HttpResponse:
     return render(request, "scoring/rule_set_list.html", {"rule_sets": RuleSet.objects.all()})
 
 
+@require_safe
 def rule_set_detail(request: HttpRequest, pk: int) -> HttpResponse:
     rule_set = get_object_or_404(RuleSet, pk=pk)
     initial_name = _("%(name)s (copy)") % {"name": rule_set.name}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
+from django.views.decorators.http import require_safe
 
 from members.models import Member
 from scoring.models import Meet
@@ -25,22 +26,27 @@ def download(request: HttpRequest, rendered: tuple[str, str, bytes]) -> HttpResp
     return response
 
 
+@require_safe
 def standings_pdf(request: HttpRequest) -> HttpResponse:
     return download(request, render_standings_pdf(filters_from(request)))
 
 
+@require_safe
 def standings_xlsx(request: HttpRequest) -> HttpResponse:
     return download(request, render_standings_xlsx(filters_from(request)))
 
 
+@require_safe
 def games_csv(request: HttpRequest) -> HttpResponse:
     return download(request, render_games_csv(filters_from(request)))
 
 
+@require_safe
 def member_pdf(request: HttpRequest, pk: int) -> HttpResponse:
     member = get_object_or_404(Member, pk=pk)
     return download(request, render_member_pdf(member.pk, filters_from(request)))
 
 
+@require_safe
 def meet_pdf(request: HttpRequest, pk: int) -> HttpResponse:
     return download(request, render_meet_pdf(get_object_or_404(Meet, pk=pk)))

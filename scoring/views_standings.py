@@ -13,6 +13,7 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_headers
 
 from members.models import Member
@@ -97,6 +98,7 @@ def context_for(filters: Filters) -> dict[str, Any]:
 
 @login_not_required
 @vary_on_headers("HX-Request")
+@require_safe
 def standings(request: HttpRequest) -> HttpResponse:
     """The standings table; open to visitors only when STANDINGS_PUBLIC is on."""
     if not request.user.is_authenticated and not settings.STANDINGS_PUBLIC:
@@ -134,6 +136,7 @@ def standings(request: HttpRequest) -> HttpResponse:
     return render(request, template, context)
 
 
+@require_safe
 def member_detail(request: HttpRequest, pk: int) -> HttpResponse:
     member = get_object_or_404(Member, pk=pk)
     filters = filters_from(request)
@@ -151,6 +154,7 @@ def member_detail(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
+@require_safe
 def member_chart(request: HttpRequest, pk: int, chart: str) -> HttpResponse:
     """The member's charts as SVG images (cumulative P, places)."""
     member = get_object_or_404(Member, pk=pk)

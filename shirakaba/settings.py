@@ -10,13 +10,27 @@ Environment variables (all optional for local use):
 - ``ALLOWED_HOSTS``: comma-separated. Default ``127.0.0.1,localhost``.
 - ``STANDINGS_PUBLIC``: ``1`` opens the standings page read-only to visitors. Off by default.
 - ``SHIRAKABA_DATA_DIR``: where the SQLite file and the generated key live. Default ``data/``.
+- ``SESSION_IDLE_MINUTES``: a session ends after this long without a request. Default 120.
+
+Production (see the README's "Run in production"):
+
+- ``HTTPS``: ``1`` when the site is served over HTTPS: secure cookies, HSTS and the redirect
+  from http. ``SSL_REDIRECT=0`` leaves the redirect to the proxy in front;
+  ``HSTS_SECONDS`` (default one year), ``HSTS_INCLUDE_SUBDOMAINS`` and ``HSTS_PRELOAD``
+  (default on) tune HSTS.
+- ``PROXY_COUNT``: how many reverse proxies stand in front (default 0). With 1 or more, the
+  scheme comes from ``X-Forwarded-Proto`` and the client's address (for the sign-in lock)
+  from ``X-Forwarded-For``.
+- ``MAIL_BACKEND``: a real mailer for production (the console one is for development).
 """
 
 import os
 import secrets
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -64,6 +78,7 @@ INSTALLED_APPS = [
     "django.contrib.humanize",
     "django_htmx",
     "simple_history",
+    "axes",
     "members",
     "scoring",
 ]
@@ -79,8 +94,11 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.LoginRequiredMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
+    # Last, as django-axes asks: turns a locked-out sign-in into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "shirakaba.urls"
@@ -127,6 +145,62 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+
+# Sign-in throttling (django-axes): 5 failures for an account, or from an address, lock it
+# for 15 minutes; the organizer can lift a lock on the members page (members.views.locks).
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = 5
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # either one, separately
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked.html"
+AXES_VERBOSE = False
+
+# Sessions end after a configurable idle time: each request pushes the expiry forward.
+SESSION_COOKIE_AGE = int(os.environ.get("SESSION_IDLE_MINUTES", "120")) * 60
+SESSION_SAVE_EVERY_REQUEST = True
+SESSION_COOKIE_HTTPONLY = True
+
+# Behind reverse proxies: trust their X-Forwarded-Proto and X-Forwarded-For headers.
+PROXY_COUNT = int(os.environ.get("PROXY_COUNT", "0"))
+if PROXY_COUNT:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    AXES_IPWARE_PROXY_COUNT = PROXY_COUNT
+    AXES_IPWARE_META_PRECEDENCE_ORDER = ("HTTP_X_FORWARDED_FOR", "REMOTE_ADDR")
+else:
+    AXES_IPWARE_META_PRECEDENCE_ORDER = ("REMOTE_ADDR",)
+
+# HTTPS: secure cookies, HSTS and the http → https redirect (`manage.py check --deploy`).
+HTTPS = env_bool("HTTPS")
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = HTTPS
+SECURE_SSL_REDIRECT = HTTPS and env_bool("SSL_REDIRECT", True)
+SECURE_HSTS_SECONDS = int(os.environ.get("HSTS_SECONDS", 365 * 24 * 3600)) if HTTPS else 0
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("HSTS_INCLUDE_SUBDOMAINS", True)
+SECURE_HSTS_PRELOAD = env_bool("HSTS_PRELOAD", True)
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+if HTTPS and not SECURE_SSL_REDIRECT:
+    # The proxy in front redirects http to https (SSL_REDIRECT=0 says so).
+    SILENCED_SYSTEM_CHECKS = ["security.W008"]
+
+# Content Security Policy (Django's own): nothing inline, nothing from elsewhere. htmx is
+# served from our static files and told not to inject its indicator style (base.html).
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF],
+    "style-src": [CSP.SELF],
+    "img-src": [CSP.SELF, "data:"],
+    "font-src": [CSP.SELF],
+    "connect-src": [CSP.SELF],
+    "object-src": [CSP.NONE],
+    "base-uri": [CSP.SELF],
+    "form-action": [CSP.SELF],
+    "frame-ancestors": [CSP.NONE],
+}
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"

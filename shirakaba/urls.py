@@ -14,6 +14,12 @@ urlpatterns = [
         name="login",
     ),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("password/", auth_views.PasswordChangeView.as_view(), name="password_change"),
+    path(
+        "password/done/",
+        auth_views.PasswordChangeDoneView.as_view(),
+        name="password_change_done",
+    ),
     path("i18n/setlang/", login_not_required(set_language), name="set_language"),
     path("members/", include("members.urls")),
     path("", include("scoring.urls")),
