@@ -121,9 +121,7 @@ def test_visitors_get_the_csp_header_too(client):
 
 
 def sign_in(client: Client, username: str, password: str, address: str = "192.0.2.10"):
-    return client.post(
-        "/login/", {"username": username, "password": password}, REMOTE_ADDR=address
-    )
+    return client.post("/login/", {"username": username, "password": password}, REMOTE_ADDR=address)
 
 
 def test_five_failures_lock_the_account_for_fifteen_minutes(bob):
