@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: start test setup lint messages bench
+.PHONY: start test setup lint messages bench load
 
 start: $(STAMP)
 	$(PY) manage.py migrate --no-input
@@ -42,6 +42,15 @@ bench: $(STAMP)
 	rm -f data/bench-reports.sqlite3
 	DATABASE_URL=sqlite:///$(CURDIR)/data/bench-reports.sqlite3 $(PY) manage.py migrate -v0
 	DATABASE_URL=sqlite:///$(CURDIR)/data/bench-reports.sqlite3 $(PY) manage.py bench_reports
+
+# Load test (a measurement): gunicorn + PostgreSQL (LOAD_PG, created when missing), 50 members
+# browsing and an organizer entering games for 60 s; prints throughput, p50/p95/p99, errors.
+LOAD_PG ?= postgres://postgres@127.0.0.1:5432/shirakaba_load
+load: $(STAMP)
+	psql "$(dir $(LOAD_PG))postgres" -tAc "SELECT 1 FROM pg_database WHERE datname = '$(notdir $(LOAD_PG))'" | grep -q 1 || \
+	  psql "$(dir $(LOAD_PG))postgres" -c "CREATE DATABASE $(notdir $(LOAD_PG))"
+	DATABASE_URL=$(LOAD_PG) SHIRAKABA_DATA_DIR=$(CURDIR)/data/load $(PY) manage.py migrate -v0
+	DATABASE_URL=$(LOAD_PG) SHIRAKABA_DATA_DIR=$(CURDIR)/data/load $(PY) manage.py loadtest $(ARGS)
 
 # Rebuild the translation catalogues after changing user-facing strings (needs GNU gettext).
 messages: $(STAMP)

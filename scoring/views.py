@@ -33,17 +33,11 @@ def games_with_results() -> Any:
 
 @require_safe
 def home(request: HttpRequest) -> HttpResponse:
-    """The latest meet's games, and the meets before it."""
-    meets = list(
-        Meet.objects.select_related("rule_set").prefetch_related(
-            Prefetch("hanchans", games_with_results())
-        )[:6]
-    )
-    return render(
-        request,
-        "scoring/home.html",
-        {"latest": meets[0] if meets else None, "earlier": meets[1:]},
-    )
+    """The latest meet's games, and the meets before it (with their number of games)."""
+    meets = Meet.objects.select_related("rule_set")
+    latest = meets.prefetch_related(Prefetch("hanchans", games_with_results())).first()
+    earlier = meets.annotate(games=Count("hanchans"))[1:6] if latest else []
+    return render(request, "scoring/home.html", {"latest": latest, "earlier": earlier})
 
 
 # --- meets -----------------------------------------------------------------------------

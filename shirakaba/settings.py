@@ -227,6 +227,14 @@ STORAGES = {
     },
 }
 
+# Each worker process keeps drawn charts in memory (scoring/reports/charts.py).
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "OPTIONS": {"MAX_ENTRIES": 2_000},
+    }
+}
+
 # The app sends no mail yet; a production mailer is configured through MAIL_BACKEND.
 MAILERS = {
     "default": {

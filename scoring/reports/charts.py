@@ -8,12 +8,15 @@ These functions only lay out numbers that ``standings.py`` computed.
 
 from __future__ import annotations
 
+import hashlib
 import io
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from decimal import Decimal
+from functools import wraps
 from pathlib import Path
 
 import matplotlib
+from django.core.cache import cache
 
 matplotlib.use("Agg")
 
@@ -42,6 +45,25 @@ STYLE = {
 }
 
 
+def _cached(draw: Callable[..., bytes]) -> Callable[..., bytes]:
+    """Keep each drawn chart in the cache under a digest of everything it is drawn from.
+
+    Drawing takes matplotlib about 0.1 s; the same figures always give the same chart, so a
+    chart is drawn once and no change of data can leave a stale one behind."""
+
+    @wraps(draw)
+    def wrapper(*args: object, **kwargs: object) -> bytes:
+        recipe = repr((draw.__name__, args, sorted(kwargs.items())))
+        key = "chart:" + hashlib.sha256(recipe.encode()).hexdigest()
+        chart: bytes | None = cache.get(key)
+        if chart is None:
+            chart = draw(*args, **kwargs)
+            cache.set(key, chart, timeout=24 * 3600)
+        return chart
+
+    return wrapper
+
+
 def _save(figure: Figure, fmt: str) -> bytes:
     """SVG for the browser; PNG (150 dpi) for the PDF, where WeasyPrint draws a raster image
     far faster than thousands of glyph paths. The PNG has fixed margins rather than a tight
@@ -57,6 +79,7 @@ def _save(figure: Figure, fmt: str) -> bytes:
     return buffer.getvalue()
 
 
+@_cached
 def cumulative_chart(
     labels: Sequence[str],
     cumulative: Sequence[Decimal],
@@ -84,6 +107,7 @@ def cumulative_chart(
         return _save(figure, fmt)
 
 
+@_cached
 def places_chart(
     labels: Sequence[str], counts: Sequence[int], title: str, fmt: str = "svg"
 ) -> bytes:

@@ -193,3 +193,25 @@ def test_p_values_are_rounded_to_a_tenth_before_writing(club):
     sheet = load_workbook(io.BytesIO(data))["成績表"]
     for (value,) in sheet.iter_rows(min_row=2, min_col=12, max_col=12, values_only=True):
         assert Decimal(str(value)) == Decimal(str(value)).quantize(Decimal("0.1"))
+
+
+def test_a_chart_is_drawn_once_for_the_same_figures_and_anew_when_they_change(monkeypatch):
+    from django.core.cache import cache
+
+    from scoring.reports import charts
+
+    cache.clear()
+    drawn = []
+    real_figure = charts.Figure
+
+    def counting_figure(*args, **kwargs):
+        drawn.append(1)
+        return real_figure(*args, **kwargs)
+
+    monkeypatch.setattr(charts, "Figure", counting_figure)
+    labels = ["4/2", "4/5"]
+    first = charts.cumulative_chart(labels, [Decimal("2.6"), Decimal("-30.6")], "累積P", "P")
+    again = charts.cumulative_chart(labels, [Decimal("2.6"), Decimal("-30.6")], "累積P", "P")
+    changed = charts.cumulative_chart(labels, [Decimal("2.6"), Decimal("-30.5")], "累積P", "P")
+    assert first == again and changed != first
+    assert len(drawn) == 2
