@@ -4,6 +4,8 @@ SHELL := /bin/bash
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+# axe-core (npm), which the browser tests inject into pages to check accessibility.
+AXE := tests/browser/node_modules/axe-core/axe.min.js
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
@@ -18,7 +20,7 @@ start: $(STAMP)
 	@echo
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
-test: $(STAMP)
+test: $(STAMP) $(AXE)
 	$(VENV)/bin/pytest $(ARGS)
 
 lint: $(STAMP)
@@ -26,7 +28,7 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
 
-setup: $(STAMP)
+setup: $(STAMP) $(AXE)
 
 # Benchmarks (measurements, not tests): the standings at federation size, on a scratch SQLite
 # file and a scratch PostgreSQL database (BENCH_PG, created when missing). Built once, reused.
@@ -78,3 +80,8 @@ $(STAMP): requirements.txt requirements-dev.txt
 	fi; \
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r requirements-dev.txt; \
 	touch $(STAMP)
+
+$(AXE): tests/browser/package.json tests/browser/package-lock.json
+	@command -v npm >/dev/null 2>&1 || { echo "npm is needed for the browser tests' axe-core (apt-get install -y npm)." >&2; exit 1; }
+	npm ci --prefix tests/browser --no-audit --no-fund --loglevel=error
+	touch $(AXE)

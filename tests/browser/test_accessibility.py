@@ -1,0 +1,84 @@
+"""axe-core (from the npm registry, tests/browser/package.json) checks the main pages in
+Chromium: no serious or critical accessibility violations.
+
+axe is injected as a script, which the site's Content Security Policy would rightly refuse,
+so these pages are opened in a browser context that bypasses CSP; the other browser tests
+run under the policy.
+"""
+
+from pathlib import Path
+
+import pytest
+from django.contrib.auth.models import Group, User
+from playwright.sync_api import Browser
+
+from members.roles import ORGANIZER
+from scoring.models import Meet
+from tests.browser.conftest import sign_in
+from tests.browser.test_standings import club  # noqa: F401 (a fixture)
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+]
+
+AXE = Path(__file__).parent / "node_modules" / "axe-core" / "axe.min.js"
+SERIOUS = {"serious", "critical"}
+
+
+def axe_violations(page) -> list[str]:
+    if not AXE.exists():
+        pytest.fail("axe-core is missing: run `make setup` (npm ci --prefix tests/browser)")
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate("async () => await axe.run(document)")
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} — {[n['target'] for n in v['nodes']][:3]}"
+        for v in result["violations"]
+        if v["impact"] in SERIOUS
+    ]
+
+
+@pytest.fixture
+def organizer(db):
+    user = User.objects.create_user("alice", password="alice-pass-123", is_staff=True)
+    user.groups.add(Group.objects.get(name=ORGANIZER))
+    return user
+
+
+@pytest.mark.parametrize("width", [1024, 390])  # a tablet at the venue; a phone at home
+def test_main_pages_have_no_serious_accessibility_violations(
+    browser: Browser,
+    live_server,
+    club,  # noqa: F811
+    organizer,
+    width,
+):
+    context = browser.new_context(
+        bypass_csp=True, locale="ja-JP", viewport={"width": width, "height": 800}
+    )
+    page = context.new_page()
+    found = {}
+    page.goto(f"{live_server.url}/login/")
+    found["/login/"] = axe_violations(page)
+    sign_in(page, live_server, "alice", "alice-pass-123")
+    meet = Meet.objects.order_by("date").first()
+    member = club[0]
+    for path in [
+        "/",
+        "/standings/?period=2025-H2",
+        f"/members/{member.pk}/?period=2025-H2",
+        "/meets/",
+        f"/meets/{meet.pk}/",
+        f"/meets/{meet.pk}/games/new/?table=2&round=1",
+        "/members/",
+        "/members/locks/",
+        "/rules/",
+        "/import/",
+        "/password/",
+    ]:
+        page.goto(f"{live_server.url}{path}")
+        found[path] = axe_violations(page)
+    context.close()
+    problems = {path: v for path, v in found.items() if v}
+    assert problems == {}, problems
+    assert len(found) == 12
