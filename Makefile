@@ -9,7 +9,7 @@ AXE := tests/browser/node_modules/axe-core/axe.min.js
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: start test setup lint messages bench load
+.PHONY: start test setup lint messages bench load serve
 
 start: $(STAMP)
 	$(PY) manage.py migrate --no-input
@@ -19,6 +19,15 @@ start: $(STAMP)
 	@echo "  白樺会 score book: http://$(HOST):$(PORT)/   (stop with Ctrl-C)"
 	@echo
 	$(PY) manage.py runserver $(HOST):$(PORT)
+
+# Production: gunicorn, static files by whitenoise; settings from the environment (README).
+WORKERS ?= 3
+serve: $(STAMP)
+	$(PY) manage.py migrate --no-input
+	$(PY) manage.py collectstatic --no-input -v0
+	$(PY) manage.py check --deploy --fail-level WARNING
+	exec $(VENV)/bin/gunicorn shirakaba.wsgi --bind $(HOST):$(PORT) --workers $(WORKERS) \
+	  --worker-class gthread --threads 4 --keep-alive 10 --access-logfile -
 
 test: $(STAMP) $(AXE)
 	$(VENV)/bin/pytest $(ARGS)

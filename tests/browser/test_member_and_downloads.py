@@ -2,6 +2,7 @@
 PDF and Excel downloads from the standings page, and the switch to English."""
 
 import io
+from pathlib import Path
 
 import openpyxl
 import pytest
@@ -59,13 +60,13 @@ def test_pdf_and_excel_download_from_the_standings(
     with page.expect_download() as pdf:
         page.get_by_role("link", name="PDF").click()
     assert pdf.value.suggested_filename.endswith(".pdf")
-    data = open(pdf.value.path(), "rb").read()
+    data = Path(pdf.value.path()).read_bytes()
     assert data.startswith(b"%PDF-") and len(data) > 10_000
 
     with page.expect_download() as xlsx:
         page.get_by_role("link", name="Excel").click()
     assert xlsx.value.suggested_filename.endswith(".xlsx")
-    book = openpyxl.load_workbook(io.BytesIO(open(xlsx.value.path(), "rb").read()))
+    book = openpyxl.load_workbook(io.BytesIO(Path(xlsx.value.path()).read_bytes()))
     sheet = book.worksheets[0]
     assert [c.value for c in sheet[1]][:4] == ["順位", "氏名", "半荘数", "合計P"]
     assert {sheet.cell(row=r, column=2).value for r in range(2, 6)} == {

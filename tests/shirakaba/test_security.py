@@ -64,23 +64,27 @@ def test_without_https_check_deploy_names_what_is_missing(tmp_path):
         assert warning in result.stderr + result.stdout
 
 
-def test_https_settings_follow_the_environment(tmp_path):
-    code = (
-        "from django.conf import settings as s;"
-        "print(s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE, s.SECURE_SSL_REDIRECT,"
-        " s.SECURE_HSTS_SECONDS, s.SECURE_PROXY_SSL_HEADER)"
-    )
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "shirakaba.settings"}
-    env.update({"SHIRAKABA_DATA_DIR": str(tmp_path), "HTTPS": "1", "PROXY_COUNT": "1"})
-    out = subprocess.run(
-        [sys.executable, "-c", "import django; django.setup();" + code],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
+def fresh_settings(tmp_path, names: str, **env: str) -> list[str]:
+    """The printed values of some settings, read in a fresh interpreter with this environment."""
+    code = f"import django; django.setup(); from django.conf import settings as s; print({names})"
+    full = {**os.environ, "DJANGO_SETTINGS_MODULE": "shirakaba.settings"}
+    full.update({"SHIRAKABA_DATA_DIR": str(tmp_path), **env})
+    return subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=full, capture_output=True, text=True, check=True
     ).stdout.split()
+
+
+def test_https_settings_follow_the_environment(tmp_path):
+    names = (
+        "s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE, s.SECURE_SSL_REDIRECT,"
+        " s.SECURE_HSTS_SECONDS, s.SECURE_PROXY_SSL_HEADER"
+    )
+    out = fresh_settings(tmp_path, names, HTTPS="1", PROXY_COUNT="1")
     assert out == ["True", "True", "True", "31536000", "('HTTP_X_FORWARDED_PROTO',", "'https')"]
+    assert fresh_settings(tmp_path, "s.SESSION_COOKIE_SECURE, s.SECURE_SSL_REDIRECT") == [
+        "False",
+        "False",
+    ]
 
 
 # --- Content Security Policy -------------------------------------------------------------
@@ -228,22 +232,8 @@ def test_each_request_pushes_the_idle_limit_forward_and_an_idle_session_ends(bob
 
 
 def test_the_idle_limit_comes_from_the_environment(tmp_path):
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "shirakaba.settings"}
-    env.update({"SHIRAKABA_DATA_DIR": str(tmp_path), "SESSION_IDLE_MINUTES": "30"})
-    out = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            "import django; django.setup(); from django.conf import settings as s;"
-            "print(s.SESSION_COOKIE_AGE, s.SESSION_SAVE_EVERY_REQUEST)",
-        ],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.split()
-    assert out == ["1800", "True"]
+    names = "s.SESSION_COOKIE_AGE, s.SESSION_SAVE_EVERY_REQUEST"
+    assert fresh_settings(tmp_path, names, SESSION_IDLE_MINUTES="30") == ["1800", "True"]
 
 
 # --- A member's own password -------------------------------------------------------------

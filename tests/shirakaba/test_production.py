@@ -1,0 +1,93 @@
+"""The README's "Run in production" section, carried out: `make serve` with the environment the
+README gives starts gunicorn behind a (simulated) HTTPS proxy, and the answers carry what
+production needs: the redirect to https, secure cookies, HSTS, the CSP, static files."""
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def server(tmp_path):
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST", "DJANGO"))}
+    env.update(
+        {
+            # As in the README (with SQLite here so the test needs no database of its own).
+            "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
+            "SHIRAKABA_DATA_DIR": str(tmp_path),
+            "SECRET_KEY": "a-long-random-production-key-" + "x7Q#" * 10,
+            "ALLOWED_HOSTS": "127.0.0.1",
+            "HTTPS": "1",
+            "PROXY_COUNT": "1",
+            "MAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+            "DEBUG": "0",
+        }
+    )
+    process = subprocess.Popen(
+        ["make", "--no-print-directory", "serve", f"PORT={port}", "HOST=127.0.0.1", "WORKERS=1"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(300):
+            if process.poll() is not None:
+                pytest.fail("make serve stopped: " + process.stdout.read().decode())
+            try:
+                httpx.get(base + "/login/", timeout=2)
+                break
+            except httpx.TransportError:
+                time.sleep(0.1)
+        yield base
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=30)
+
+
+def test_make_serve_runs_the_production_configuration(server):
+    https = {"X-Forwarded-Proto": "https", "X-Forwarded-For": "198.51.100.4"}
+    # Plain http is sent to https.
+    response = httpx.get(server + "/login/")
+    assert response.status_code == 301
+    assert (
+        response.headers["location"] == "https://127.0.0.1:" + server.rsplit(":", 1)[1] + "/login/"
+    )
+
+    response = httpx.get(server + "/login/", headers=https)
+    assert response.status_code == 200
+    assert "ログイン" in response.text
+    assert response.headers["strict-transport-security"].startswith("max-age=31536000")
+    assert "script-src 'self'" in response.headers["content-security-policy"]
+    assert response.headers["x-frame-options"] == "DENY"
+    cookie = response.headers["set-cookie"]
+    assert "csrftoken=" in cookie and "Secure" in cookie
+
+    # Static files come from whitenoise, with hashed names and a long cache life.
+    css = re.search(r'href="(/static/css/site\.[0-9a-f]+\.css)"', response.text)
+    assert css, "the page links the hashed stylesheet"
+    static = httpx.get(server + css[1], headers=https)
+    assert static.status_code == 200 and "max-age=315360000" in static.headers["cache-control"]
+
+    # Anything else asks to sign in first; debugging pages are off.
+    assert httpx.get(server + "/standings/", headers=https).status_code == 302
+    missing = httpx.get(server + "/no-such-page/", headers=https)
+    assert missing.status_code in (302, 404) and "Traceback" not in missing.text
