@@ -305,6 +305,30 @@ class RuleSet(models.Model):
         return RuleSet.objects.create(name=name, description=self.description, **values)
 
 
+class ClubSettings(models.Model):
+    """Choices the organizer makes in the app (one row)."""
+
+    standings_public = models.BooleanField(
+        _("standings open to visitors"),
+        default=False,
+        help_text=_("Visitors who have not signed in may read the standings page."),
+    )
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("club settings")
+        verbose_name_plural = _("club settings")
+
+    def __str__(self) -> str:
+        return str(_("club settings"))
+
+    @classmethod
+    def load(cls) -> ClubSettings:
+        """The one row; the defaults (not yet saved) until the organizer first changes one."""
+        found = cls.objects.filter(pk=1).first()
+        return found if found is not None else cls(pk=1)
+
+
 class Meet(models.Model):
     """A meet (例会): one day's play, usually three rounds at several tables."""
 

@@ -15,6 +15,11 @@ urlpatterns = [
     path("games/<int:pk>/edit/", views.game_edit, name="game-edit"),
     path("games/<int:pk>/delete/", views.game_delete, name="game-delete"),
     path("standings/", views_standings.standings, name="standings"),
+    path(
+        "standings/visibility/",
+        views_standings.standings_visibility,
+        name="standings-visibility",
+    ),
     path("members/<int:pk>/", views_standings.member_detail, name="member-detail"),
     path(
         "members/<int:pk>/chart/<slug:chart>.svg",

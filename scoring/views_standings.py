@@ -6,18 +6,20 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth.decorators import login_not_required
 from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_safe
+from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
 from members.models import Member
-from scoring.models import Meet, MeetKind, RuleSet
+from members.roles import is_organizer, organizer_required
+from scoring.models import ClubSettings, Meet, MeetKind, RuleSet
 from scoring.reports.charts import cumulative_chart, places_chart
 from scoring.standings import (
     Filters,
@@ -96,12 +98,31 @@ def context_for(filters: Filters) -> dict[str, Any]:
     }
 
 
+def standings_are_public() -> bool:
+    return settings.STANDINGS_PUBLIC or ClubSettings.load().standings_public
+
+
+@organizer_required
+@require_POST
+def standings_visibility(request: HttpRequest) -> HttpResponse:
+    """The organizer opens the standings page to visitors, or closes it again."""
+    club = ClubSettings.load()
+    club.standings_public = request.POST.get("public") == "1"
+    club.save()
+    if club.standings_public:
+        messages.success(request, _("The standings are now open to visitors."))
+    else:
+        messages.success(request, _("The standings are now for members only."))
+    return redirect("scoring:standings")
+
+
 @login_not_required
 @vary_on_headers("HX-Request")
 @require_safe
 def standings(request: HttpRequest) -> HttpResponse:
-    """The standings table; open to visitors only when STANDINGS_PUBLIC is on."""
-    if not request.user.is_authenticated and not settings.STANDINGS_PUBLIC:
+    """The standings table; open to visitors only when the organizer opened it (or the
+    STANDINGS_PUBLIC setting does)."""
+    if not request.user.is_authenticated and not standings_are_public():
         return redirect_to_login(request.get_full_path())
     filters = filters_from(request)
     sort = request.GET.get("sort", "position")
@@ -109,6 +130,11 @@ def standings(request: HttpRequest) -> HttpResponse:
     wins = counts_wins(filters)
     query = query_for(filters)
     context = {**context_for(filters), "rows": rows, "sort": sort, "wins": wins}
+    if is_organizer(request.user):
+        context["visibility"] = {
+            "public": standings_are_public(),
+            "forced": settings.STANDINGS_PUBLIC,
+        }
     context["downloads"] = [
         (_("PDF"), f"{reverse('scoring:standings-pdf')}?{query}"),
         (_("Excel"), f"{reverse('scoring:standings-xlsx')}?{query}"),

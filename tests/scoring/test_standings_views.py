@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 
 from members.models import Member
-from scoring.models import BigHand, Hanchan, HandLevel, Meet, PlayerEntry
+from scoring.models import BigHand, ClubSettings, Hanchan, HandLevel, Meet, PlayerEntry
 
 pytestmark = pytest.mark.django_db
 
@@ -100,6 +100,27 @@ def test_visitors_are_sent_to_sign_in_unless_the_standings_are_open(client, sett
     # Only the standings open up: members' own pages stay closed.
     member = Member.objects.first()
     assert client.get(f"/members/{member.pk}/").status_code == 302
+
+
+def test_the_organizer_opens_the_standings_to_visitors_and_closes_them(
+    client, organizer_client, member_client, club_rule
+):
+    make_club(club_rule, members=4, meets=1)
+    assert client.get("/standings/").status_code == 302
+    html = organizer_client.get("/standings/").content.decode()
+    assert "このページは会員だけが見られます" in html and "会員以外にも公開する" in html
+    assert "会員以外にも公開する" not in member_client.get("/standings/").content.decode()
+    # A member cannot open them.
+    assert member_client.post("/standings/visibility/", {"public": "1"}).status_code == 403
+    assert client.get("/standings/").status_code == 302
+    # The organizer can; the change is in the history with who made it.
+    response = organizer_client.post("/standings/visibility/", {"public": "1"})
+    assert response.status_code == 302
+    assert client.get("/standings/").status_code == 200
+    assert "会員000" in client.get("/standings/").content.decode()
+    assert ClubSettings.history.latest().history_user.username == "alice"
+    organizer_client.post("/standings/visibility/", {"public": "0"})
+    assert client.get("/standings/").status_code == 302
 
 
 def test_a_members_page_shows_summary_charts_monthly_and_daily_sheets(member_client, club_rule):
