@@ -18,6 +18,7 @@ from __future__ import annotations
 import calendar
 import re
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal
@@ -393,6 +394,15 @@ class MemberRecord:
         return range(1, self.rounds + 1)
 
 
+def _record_results(filters: Filters) -> QuerySet[HanchanResult]:
+    return (
+        results_for(filters)
+        .select_related("hanchan__meet")
+        .prefetch_related("big_hands")
+        .order_by("played_on", "meet__kind", "hanchan__round_no")
+    )
+
+
 def member_record(
     member_id: int, filters: Filters, standings: list[StandingRow] | None = None
 ) -> MemberRecord:
@@ -401,13 +411,19 @@ def member_record(
     if standings is None:
         standings = compute_standings(filters)
     summary = next((r for r in standings if r.member_id == member_id), None)
-    results = (
-        results_for(filters)
-        .filter(member_id=member_id)
-        .select_related("hanchan__meet")
-        .prefetch_related("big_hands")
-        .order_by("played_on", "meet__kind", "hanchan__round_no")
-    )
+    return _record(summary, _record_results(filters).filter(member_id=member_id))
+
+
+def member_records(filters: Filters, standings: list[StandingRow]) -> dict[int, MemberRecord]:
+    """``member_record`` for every member in the period's ``standings`` at once (two queries),
+    for the reports that have a page or a sheet per member."""
+    by_member: dict[int, list[HanchanResult]] = {row.member_id: [] for row in standings}
+    for result in _record_results(filters).filter(member_id__in=list(by_member)):
+        by_member[result.member_id].append(result)
+    return {row.member_id: _record(row, by_member[row.member_id]) for row in standings}
+
+
+def _record(summary: StandingRow | None, results: Iterable[HanchanResult]) -> MemberRecord:
     kinds = dict(MeetKind.choices)
     games: list[GameLine] = []
     running = Decimal(0)

@@ -65,17 +65,18 @@ def _cached(draw: Callable[..., bytes]) -> Callable[..., bytes]:
 
 
 def _save(figure: Figure, fmt: str) -> bytes:
-    """SVG for the browser; PNG (150 dpi) for the PDF, where WeasyPrint draws a raster image
-    far faster than thousands of glyph paths. The PNG has fixed margins rather than a tight
-    bounding box (which draws the figure twice) and light compression: a half-year report
-    draws fifty of them."""
+    """SVG for the browser; JPEG (150 dpi) for the PDF, where WeasyPrint draws a raster image
+    far faster than thousands of glyph paths, and embeds a JPEG as it is (a PNG it decodes
+    and compresses again, alpha channel apart). Fixed margins rather than a tight bounding
+    box, which draws the figure twice: a half-year report draws fifty of them."""
     buffer = io.BytesIO()
     with matplotlib.rc_context(STYLE):
         if fmt == "svg":
             figure.savefig(buffer, format=fmt, bbox_inches="tight", metadata={"Date": None})
         else:
             figure.subplots_adjust(left=0.1, right=0.98, top=0.88, bottom=0.12)
-            figure.savefig(buffer, format=fmt, dpi=150, pil_kwargs={"compress_level": 1})
+            options = {"quality": 92} if fmt == "jpeg" else {"compress_level": 1}
+            figure.savefig(buffer, format=fmt, dpi=150, pil_kwargs=options)
     return buffer.getvalue()
 
 

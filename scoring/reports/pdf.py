@@ -27,6 +27,7 @@ from scoring.standings import (
     compute_standings,
     counts_wins,
     member_record,
+    member_records,
 )
 from scoring.templatetags.scoring_tags import meet_date
 
@@ -43,15 +44,15 @@ def _pdf(template: str, context: dict[str, Any]) -> bytes:
 
 
 def _chart(record: MemberRecord) -> str:
-    """The member's cumulative-P chart as a PNG data URI."""
-    png = cumulative_chart(
+    """The member's cumulative-P chart as a JPEG data URI."""
+    jpeg = cumulative_chart(
         [f"{g.date:%-m/%-d}" for g in record.games],
         [g.cumulative for g in record.games],
         _("Cumulative P"),
         _("P"),
-        fmt="png",
+        fmt="jpeg",
     )
-    return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
+    return "data:image/jpeg;base64," + base64.b64encode(jpeg).decode("ascii")
 
 
 def render_standings_pdf(
@@ -70,8 +71,9 @@ def render_standings_pdf(
     rows = compute_standings(filters)
     members = []
     if with_members:
+        records = member_records(filters, rows)
         for row in rows:
-            record = member_record(row.member_id, filters, rows)
+            record = records[row.member_id]
             members.append({"row": row, "record": record, "chart": _chart(record)})
     if monthly:
         title = _("Monthly standings")

@@ -21,7 +21,13 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from scoring.imports import KIND_LABELS
 from scoring.models import SEAT_NAMES, HanchanResult, MeetKind
-from scoring.standings import Filters, StandingRow, compute_standings, listed_results, member_record
+from scoring.standings import (
+    Filters,
+    StandingRow,
+    compute_standings,
+    listed_results,
+    member_records,
+)
 
 CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 P_FORMAT = "+0.0;-0.0;0.0"
@@ -127,8 +133,9 @@ def render_standings_xlsx(filters: Filters, *, with_members: bool = True) -> tup
     _table(games, GAMES_HEADER, _game_rows(filters), formats={"P": P_FORMAT})
     if with_members:
         used: set[str] = {"成績表", "全対局"}
+        records = member_records(filters, rows)
         for r in rows:
-            record = member_record(r.member_id, filters, rows)
+            record = records[r.member_id]
             title = _sheet_title(r.name, used)
             member_sheet = book.create_sheet(title)
             _table(
