@@ -32,6 +32,7 @@ from pathlib import Path
 import dj_database_url
 from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
+from whitenoise.compress import Compressor
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -226,6 +227,10 @@ STORAGES = {
         )
     },
 }
+
+# The bundled TrueType font is read from disk by WeasyPrint and matplotlib, never sent to a
+# browser: compressing its 6 MB took collectstatic 20 of its 25 seconds.
+WHITENOISE_SKIP_COMPRESS_EXTENSIONS = [*Compressor.SKIP_COMPRESS_EXTENSIONS, "ttf"]
 
 # Each worker process keeps drawn charts in memory (scoring/reports/charts.py).
 CACHES = {

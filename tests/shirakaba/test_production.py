@@ -22,14 +22,25 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def database_url(tmp_path) -> str:
+    """The run's own PostgreSQL test database when the suite runs on PostgreSQL (as the
+    README's production does); otherwise a new SQLite file."""
+    from django.db import connection
+
+    if connection.vendor == "postgresql":
+        s = connection.settings_dict  # the run's own test_<name> database (the db fixture)
+        return f"postgres://{s['USER']}@{s['HOST']}:{s['PORT']}/{s['NAME']}"
+    return f"sqlite:///{tmp_path / 'db.sqlite3'}"
+
+
 @pytest.fixture
-def server(tmp_path):
+def server(tmp_path, db):
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST", "DJANGO"))}
     env.update(
         {
-            # As in the README (with SQLite here so the test needs no database of its own).
-            "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
+            # As in the README.
+            "DATABASE_URL": database_url(tmp_path),
             "SHIRAKABA_DATA_DIR": str(tmp_path),
             "SECRET_KEY": "a-long-random-production-key-" + "x7Q#" * 10,
             "ALLOWED_HOSTS": "127.0.0.1",

@@ -24,7 +24,12 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def deploy_check(tmp_path, **env) -> subprocess.CompletedProcess[str]:
     """`manage.py check --deploy` in a fresh interpreter, with the given environment."""
-    clean = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "HTTPS", "SSL_REDIRECT"}}
+    # Not this test run's own settings (the browser tests set DJANGO_ALLOW_ASYNC_UNSAFE).
+    clean = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"DEBUG", "HTTPS", "SSL_REDIRECT"} and not k.startswith("DJANGO")
+    }
     clean.update({"SHIRAKABA_DATA_DIR": str(tmp_path), "DATABASE_URL": "sqlite:///:memory:"})
     clean.update(env)
     return subprocess.run(
