@@ -9,24 +9,27 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Iterable, Sequence
+from collections import defaultdict
+from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
 
 from openpyxl import Workbook
+from openpyxl.cell import WriteOnlyCell
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.properties import PageSetupProperties
 from openpyxl.worksheet.worksheet import Worksheet
 
 from scoring.imports import KIND_LABELS
-from scoring.models import SEAT_NAMES, HanchanResult, MeetKind
+from scoring.models import SEAT_NAMES, BigHand, MeetKind
 from scoring.standings import (
     Filters,
     StandingRow,
     compute_standings,
     listed_results,
     member_records,
+    results_for,
 )
 
 CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -110,15 +113,14 @@ def standings_row(r: StandingRow) -> list[Any]:
 
 
 def render_standings_xlsx(filters: Filters, *, with_members: bool = True) -> tuple[str, str, bytes]:
-    book = Workbook()
-    sheet = book.active
-    assert sheet is not None
-    sheet.title = "成績表"
+    # Write-only: each row goes straight to the file, not into a grid of cell objects.
+    book = Workbook(write_only=True)
     rows = compute_standings(filters)
     _table(
-        sheet,
+        book,
+        "成績表",
         STANDINGS_HEADER,
-        (standings_row(r) for r in rows),
+        [standings_row(r) for r in rows],
         formats={
             "合計P": P_FORMAT,
             "平均P": P_FORMAT,
@@ -129,19 +131,16 @@ def render_standings_xlsx(filters: Filters, *, with_members: bool = True) -> tup
             "ラス回避率": RATE_FORMAT,
         },
     )
-    games = book.create_sheet("全対局")
-    _table(games, GAMES_HEADER, _game_rows(filters), formats={"P": P_FORMAT})
+    _table(book, "全対局", GAMES_HEADER, _game_rows(filters), formats={"P": P_FORMAT})
     if with_members:
         used: set[str] = {"成績表", "全対局"}
         records = member_records(filters, rows)
         for r in rows:
-            record = records[r.member_id]
-            title = _sheet_title(r.name, used)
-            member_sheet = book.create_sheet(title)
             _table(
-                member_sheet,
+                book,
+                _sheet_title(r.name, used),
                 MEMBER_HEADER,
-                (
+                [
                     [
                         g.date,
                         g.meet_kind,
@@ -155,8 +154,8 @@ def render_standings_xlsx(filters: Filters, *, with_members: bool = True) -> tup
                         g.chombo or None,
                         "、".join(g.big_hands) or None,
                     ]
-                    for g in record.games
-                ),
+                    for g in records[r.member_id].games
+                ],
                 formats={"P": P_FORMAT, "累計": P_FORMAT, "日付": "yyyy/m/d"},
             )
     out = io.BytesIO()
@@ -164,22 +163,42 @@ def render_standings_xlsx(filters: Filters, *, with_members: bool = True) -> tup
     return f"shirakaba-standings-{filters.period.key}.xlsx", CONTENT_TYPE, out.getvalue()
 
 
-def _game_rows(filters: Filters) -> Iterable[list[Any]]:
-    results: Iterable[HanchanResult] = listed_results(filters)
-    for r in results:
-        yield [
-            r.played_on,
-            KIND_LABELS[MeetKind(r.meet.kind)],
-            r.hanchan.round_no,
-            r.hanchan.table_no,
-            SEAT_NAMES[r.seat],
-            r.member.name,
-            r.score,
-            r.place,
-            p(r.total_points),
-            r.chombo or None,
-            "、".join(str(h) for h in r.big_hands.all()) or None,
+def _game_rows(filters: Filters) -> list[list[Any]]:
+    """Every game, one row per player, in sheet order: plain values from one query (and one
+    for the big hands), not model objects, for the thousands of rows of a half-year."""
+    hands: dict[int, list[str]] = defaultdict(list)
+    for hand in BigHand.objects.filter(result__in=results_for(filters)).order_by("pk"):
+        hands[hand.result_id].append(str(hand))
+    return [
+        [
+            played_on,
+            KIND_LABELS[MeetKind(kind)],
+            round_no,
+            table_no,
+            SEAT_NAMES[seat],
+            name,
+            score,
+            place,
+            p(total),
+            chombo or None,
+            "、".join(hands.get(pk, ())) or None,
         ]
+        for pk, played_on, kind, round_no, table_no, seat, name, score, place, total, chombo in (
+            listed_results(filters).values_list(
+                "pk",
+                "played_on",
+                "meet__kind",
+                "hanchan__round_no",
+                "hanchan__table_no",
+                "seat",
+                "member__name",
+                "score",
+                "place",
+                "total_points",
+                "chombo",
+            )
+        )
+    ]
 
 
 def _sheet_title(name: str, used: set[str]) -> str:
@@ -192,35 +211,45 @@ def _sheet_title(name: str, used: set[str]) -> str:
 
 
 def _table(
-    sheet: Worksheet,
+    book: Workbook,
+    title: str,
     header: Sequence[str],
-    rows: Iterable[Sequence[Any]],
+    rows: list[list[Any]],
     formats: dict[str, str] | None = None,
 ) -> None:
-    formats = formats or {}
-    sheet.append(list(header))
-    bold = Font(bold=True)
-    fill = PatternFill("solid", fgColor="E8EEE8")
-    for cell in sheet[1]:
-        cell.font = bold
-        cell.fill = fill
-        cell.alignment = Alignment(horizontal="center", vertical="center", wrap_text=True)
+    """A sheet of ``rows`` under a bold, frozen ``header``, printed A4 landscape, fitted to the
+    page width with the header on every page. Column widths follow the longest text."""
+    sheet = book.create_sheet(title)
+    # In a write-only sheet, everything but the rows is set before the first row.
     widths = [max(6, len(h) * 2 + 2) for h in header]
     for row in rows:
-        sheet.append(list(row))
         for i, value in enumerate(row):
             if isinstance(value, str):
                 widths[i] = max(widths[i], min(40, len(value) * 2 + 2))
-    for index, name in enumerate(header, start=1):
-        letter = get_column_letter(index)
-        sheet.column_dimensions[letter].width = widths[index - 1]
-        if name in formats:
-            for (cell,) in sheet.iter_rows(min_row=2, min_col=index, max_col=index):
-                cell.number_format = formats[name]
+    for index, width in enumerate(widths, start=1):
+        sheet.column_dimensions[get_column_letter(index)].width = width
     sheet.freeze_panes = "A2"
     sheet.print_title_rows = "1:1"
     sheet.sheet_properties.pageSetUpPr = PageSetupProperties(fitToPage=True)
     sheet.page_setup.fitToWidth = 1
     sheet.page_setup.fitToHeight = 0
     sheet.page_setup.orientation = "landscape"
-    sheet.page_setup.paperSize = sheet.PAPERSIZE_A4
+    sheet.page_setup.paperSize = Worksheet.PAPERSIZE_A4
+
+    bold = Font(bold=True)
+    fill = PatternFill("solid", fgColor="E8EEE8")
+    centred = Alignment(horizontal="center", vertical="center", wrap_text=True)
+    cells = []
+    for name in header:
+        cell = WriteOnlyCell(sheet, value=name)
+        cell.font, cell.fill, cell.alignment = bold, fill, centred
+        cells.append(cell)
+    sheet.append(cells)
+    formatted = [(header.index(name), fmt) for name, fmt in (formats or {}).items()]
+    for row in rows:
+        for i, fmt in formatted:
+            if row[i] is not None:
+                cell = WriteOnlyCell(sheet, value=row[i])
+                cell.number_format = fmt
+                row[i] = cell
+        sheet.append(row)
