@@ -11,6 +11,9 @@ Environment variables (all optional for local use):
 - ``STANDINGS_PUBLIC``: ``1`` opens the standings page read-only to visitors. Off by default.
 - ``SHIRAKABA_DATA_DIR``: where the SQLite file and the generated key live. Default ``data/``.
 - ``SESSION_IDLE_MINUTES``: a session ends after this long without a request. Default 120.
+- ``PDF_PROCESSES``: worker processes that lay out a long PDF report in parallel (the
+  half-year report with its member pages). Default: the machine's cores, at most 2; ``1``
+  makes every report in the web process.
 
 Production (see the README's "Run in production"):
 
@@ -168,6 +171,9 @@ AXES_VERBOSE = False
 SESSION_COOKIE_AGE = int(os.environ.get("SESSION_IDLE_MINUTES", "120")) * 60
 SESSION_SAVE_EVERY_REQUEST = True
 SESSION_COOKIE_HTTPONLY = True
+
+# Long PDF reports are laid out in parallel worker processes (scoring/reports/weasy.py).
+PDF_PROCESSES = int(os.environ.get("PDF_PROCESSES", str(min(2, os.cpu_count() or 1))))
 
 # Behind reverse proxies: trust their X-Forwarded-Proto and X-Forwarded-For headers.
 PROXY_COUNT = int(os.environ.get("PROXY_COUNT", "0"))

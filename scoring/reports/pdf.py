@@ -3,26 +3,29 @@
 Every number comes from ``standings.py`` or the stored games; these functions only lay them
 out. The Japanese font ships with the project (``static/fonts/ipaexg.ttf``, IPA Font License)
 and is embedded in the PDF, so a machine without Japanese fonts prints it correctly.
-Each renderer returns ``(filename, content_type, bytes)``.
+Each renderer returns ``(filename, content_type, bytes)``. The half-year report's member
+pages are laid out in parallel (``weasy.write_parallel``) when it has many members.
 """
 
 from __future__ import annotations
 
-import base64
 import re
-from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
 
+from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring.models import Hanchan, Meet
+from scoring.reports import weasy
 from scoring.reports.charts import cumulative_chart
 from scoring.standings import (
     Filters,
     MemberRecord,
     Period,
+    StandingRow,
     big_hand_list,
     compute_standings,
     counts_wins,
@@ -31,20 +34,19 @@ from scoring.standings import (
 )
 from scoring.templatetags.scoring_tags import meet_date
 
-STATIC = Path(__file__).resolve().parents[2] / "static"
 CONTENT_TYPE = "application/pdf"
+# A report with member pages for at least this many members is laid out in parallel, its
+# member pages in this many parts per worker process.
+PARALLEL_MIN_MEMBERS = 12
+PARTS_PER_PROCESS = 5
 
 
-def _pdf(template: str, context: dict[str, Any]) -> bytes:
-    from weasyprint import HTML  # ~0.7 s to import: only when a PDF is made
-    from weasyprint.text.fonts import FontConfiguration
-
-    html = render_to_string(template, {**context, "made_on": timezone.localdate()})
-    return HTML(string=html, base_url=str(STATIC) + "/").write_pdf(font_config=FontConfiguration())
+def _html(template: str, context: dict[str, Any]) -> str:
+    return render_to_string(template, {**context, "made_on": timezone.localdate()})
 
 
-def _chart(record: MemberRecord) -> str:
-    """The member's cumulative-P chart as a JPEG data URI."""
+def _member_page(row: StandingRow, record: MemberRecord) -> dict[str, Any]:
+    """What a member's page shows; their cumulative-P chart as a JPEG fetched by name."""
     jpeg = cumulative_chart(
         [f"{g.date:%-m/%-d}" for g in record.games],
         [g.cumulative for g in record.games],
@@ -52,7 +54,58 @@ def _chart(record: MemberRecord) -> str:
         _("P"),
         fmt="jpeg",
     )
-    return "data:image/jpeg;base64," + base64.b64encode(jpeg).decode("ascii")
+    name = f"{row.member_id}.jpg"
+    return {"row": row, "record": record, "chart": weasy.IMAGE_SCHEME + name, "image": (name, jpeg)}
+
+
+def _member_pages(
+    rows: list[StandingRow], records: dict[int, MemberRecord]
+) -> list[dict[str, Any]]:
+    return [_member_page(row, records[row.member_id]) for row in rows]
+
+
+def _images(members: list[dict[str, Any]]) -> dict[str, bytes]:
+    return dict(m["image"] for m in members)
+
+
+def _chunks(items: list[Any], n: int) -> list[list[Any]]:
+    """``items`` in ``n`` runs of nearly equal length, in order."""
+    size, extra = divmod(len(items), n)
+    runs, start = [], 0
+    for i in range(n):
+        end = start + size + (1 if i < extra else 0)
+        runs.append(items[start:end])
+        start = end
+    return [run for run in runs if run]
+
+
+def _standings_pdf(context: dict[str, Any], with_members: bool) -> bytes:
+    """The standings report, its member pages laid out in parallel when there are many."""
+    filters, rows = context["filters"], context["rows"]
+    processes = settings.PDF_PROCESSES
+    if not with_members or processes < 2 or len(rows) < PARALLEL_MIN_MEMBERS:
+        members = _member_pages(rows, member_records(filters, rows)) if with_members else []
+        html = _html("reports/standings.html", {**context, "members": members})
+        return weasy.write_pdf(html, _images(members))
+
+    context = {**context, "numbers_stamped": True}
+
+    def parts() -> Iterator[weasy.Part]:
+        # The front matter goes to a worker before the member pages are even gathered;
+        # then the member pages in several parts per worker (their lengths differ, and
+        # small parts keep both workers busy to the end), each part's charts drawn while
+        # the workers lay out the parts before it. Page numbers come afterwards.
+        yield _html("reports/standings.html", {**context, "members": []}), {}
+        records = member_records(filters, rows)
+        for run in _chunks(rows, PARTS_PER_PROCESS * processes):
+            members = _member_pages(run, records)
+            page_context = {**context, "members": members, "only_members": True}
+            yield _html("reports/standings.html", page_context), _images(members)
+
+    def page_numbers(pages: int) -> str:
+        return _html("reports/page_numbers.html", {"pages": range(pages), "cover": True})
+
+    return weasy.write_parallel(parts(), page_numbers, processes=processes)
 
 
 def render_standings_pdf(
@@ -69,12 +122,6 @@ def render_standings_pdf(
     if with_members is None:
         with_members = not monthly
     rows = compute_standings(filters)
-    members = []
-    if with_members:
-        records = member_records(filters, rows)
-        for row in rows:
-            record = records[row.member_id]
-            members.append({"row": row, "record": record, "chart": _chart(record)})
     if monthly:
         title = _("Monthly standings")
     elif re.fullmatch(r"\d{4}-H[12]", period.key):
@@ -92,14 +139,13 @@ def render_standings_pdf(
         "big_hands": big_hand_list(filters),
         "chombo_rows": [r for r in rows if r.chombo],
         "attendance": sorted(rows, key=lambda r: (-r.meets, r.furigana)),
-        "members": members,
         "cover": with_members,
     }
     kind = "monthly" if monthly else "standings"
     return (
         f"shirakaba-{kind}-{period.key}.pdf",
         CONTENT_TYPE,
-        _pdf("reports/standings.html", context),
+        _standings_pdf(context, with_members),
     )
 
 
@@ -108,7 +154,7 @@ def render_member_pdf(member_id: int, filters: Filters) -> tuple[str, str, bytes
     record = member_record(member_id, filters)
     members = []
     if record.summary is not None:
-        members.append({"row": record.summary, "record": record, "chart": _chart(record)})
+        members.append(_member_page(record.summary, record))
     context = {
         "title": _("Personal record"),
         "filters": filters,
@@ -116,10 +162,11 @@ def render_member_pdf(member_id: int, filters: Filters) -> tuple[str, str, bytes
         "members": members,
         "only_members": True,
     }
+    html = _html("reports/standings.html", context)
     return (
         f"shirakaba-member-{member_id}-{filters.period.key}.pdf",
         CONTENT_TYPE,
-        _pdf("reports/standings.html", context),
+        weasy.write_pdf(html, _images(members)),
     )
 
 
@@ -145,5 +192,5 @@ def render_meet_pdf(meet: Meet) -> tuple[str, str, bytes]:
     return (
         f"shirakaba-meet-{meet.date:%Y-%m-%d}-{meet.kind}.pdf",
         CONTENT_TYPE,
-        _pdf("reports/meet.html", context),
+        weasy.write_pdf(_html("reports/meet.html", context)),
     )

@@ -43,12 +43,15 @@ def sign_class(value: Decimal | int | None) -> str:
 
 
 @register.filter
-def meet_date(value: date | None) -> str:
-    """2025年4月9日（水） in Japanese; Wed 9 Apr 2025 in English."""
+def meet_date(value: date | None, style: str = "") -> str:
+    """2025年4月9日（水） in Japanese; Wed 9 Apr 2025 in English. ``"short"`` leaves out the
+    year (4月9日（水）, Wed 9 Apr), for a table under a heading that names the period."""
     if value is None:
         return ""
-    language = get_language() or "ja"
-    return dateformat.format(value, "Y年n月j日（D）" if language.startswith("ja") else "D j M Y")
+    japanese = (get_language() or "ja").startswith("ja")
+    if style == "short":
+        return dateformat.format(value, "n月j日（D）" if japanese else "D j M")
+    return dateformat.format(value, "Y年n月j日（D）" if japanese else "D j M Y")
 
 
 @register.filter

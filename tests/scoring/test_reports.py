@@ -59,6 +59,76 @@ def test_the_half_year_pdf_holds_the_standings_and_embeds_the_japanese_font(club
     assert "IPAexGothic" in pdf_fonts(data)
 
 
+def page_lines(data: bytes) -> list[list[str]]:
+    """Each page's lines of text, sorted: the same page whatever order it was drawn in."""
+    pages = PdfReader(io.BytesIO(data)).pages
+    return [sorted(line.strip() for line in page.extract_text().splitlines()) for page in pages]
+
+
+def test_the_half_year_pdf_made_in_parallel_parts_is_the_one_made_in_one_go(
+    club, settings, monkeypatch
+):
+    from scoring.reports import pdf
+
+    settings.PDF_PROCESSES = 1
+    in_one_go = render_standings_pdf(H2)[2]
+    settings.PDF_PROCESSES = 2
+    monkeypatch.setattr(pdf, "PARALLEL_MIN_MEMBERS", 2)
+    monkeypatch.setattr(pdf, "PARTS_PER_PROCESS", 2)  # the front matter and 4 parts of 2
+    in_parts = render_standings_pdf(H2)[2]
+
+    # Page for page the same text, page numbers included: "2 / 12" … on every page but the
+    # cover, stamped after the parts were joined.
+    assert page_lines(in_parts) == page_lines(in_one_go)
+    pages = page_lines(in_parts)
+    assert not any(" / " in line for line in pages[0])
+    for number, lines in enumerate(pages[1:], start=2):
+        assert f"{number} / {len(pages)}" in lines
+    assert "IPAexGothic" in pdf_fonts(in_parts)
+    reader = PdfReader(io.BytesIO(in_parts))
+    assert reader.metadata.title == "半期成績表 2025年度 下期（10月〜3月）"
+    assert reader.root_object["/Lang"] == "ja"
+    assert len(reader.outline) == len(PdfReader(io.BytesIO(in_one_go)).outline) > len(club)
+    # Every member's chart is drawn in its part: as many different images as members.
+    images = {image.data for page in PdfReader(io.BytesIO(in_parts)).pages for image in page.images}
+    assert len(images) == len(club)
+
+
+def test_the_parallel_pdf_is_made_in_this_process_when_a_worker_dies(
+    club, settings, monkeypatch, caplog
+):
+    from concurrent.futures.process import BrokenProcessPool
+
+    from scoring.reports import pdf, weasy
+
+    class DyingPool:
+        def __init__(self, *args, **kwargs):
+            pass
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+        def submit(self, fn, part):
+            raise BrokenProcessPool("a worker was killed")
+
+    settings.PDF_PROCESSES = 2
+    monkeypatch.setattr(pdf, "PARALLEL_MIN_MEMBERS", 2)
+    monkeypatch.setattr(weasy, "ProcessPoolExecutor", DyingPool)
+    data = render_standings_pdf(H2)[2]
+    text = pdf_text(data)
+    assert all(m.name in text for m in club) and "PDF workers failed" in caplog.text
+
+
+def test_chunks_keep_the_order_and_spread_the_remainder():
+    from scoring.reports.pdf import _chunks
+
+    assert _chunks(list(range(7)), 3) == [[0, 1, 2], [3, 4], [5, 6]]
+    assert _chunks([1, 2], 4) == [[1], [2]]
+
+
 def test_the_monthly_pdf_has_no_member_pages(club):
     _, _, data = render_standings_pdf(Filters(period=Period.parse("2025-10")))
     text = pdf_text(data)

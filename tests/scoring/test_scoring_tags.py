@@ -32,8 +32,10 @@ def test_points_and_sign_class():
 def test_meet_date_in_japanese_and_english():
     with translation.override("ja"):
         assert meet_date(date(2025, 4, 9)) == "2025年4月9日（水）"
+        assert meet_date(date(2025, 4, 9), "short") == "4月9日（水）"
     with translation.override("en"):
         assert meet_date(date(2025, 4, 9)) == "Wed 9 Apr 2025"
+        assert meet_date(date(2025, 4, 9), "short") == "Wed 9 Apr"
 
 
 def test_css_string_escapes_quotes_and_backslashes():
