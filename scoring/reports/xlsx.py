@@ -11,6 +11,7 @@ import io
 import re
 from collections import defaultdict
 from collections.abc import Sequence
+from datetime import date
 from decimal import Decimal
 from typing import Any
 
@@ -35,6 +36,7 @@ from scoring.standings import (
 CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 P_FORMAT = "+0.0;-0.0;0.0"
 RATE_FORMAT = "0.0%"
+DATE_FORMAT = "yyyy/m/d"
 TENTH = Decimal("0.1")
 
 # The standings sheet's first columns, named exactly so (other columns follow).
@@ -131,7 +133,13 @@ def render_standings_xlsx(filters: Filters, *, with_members: bool = True) -> tup
             "ラス回避率": RATE_FORMAT,
         },
     )
-    _table(book, "全対局", GAMES_HEADER, _game_rows(filters), formats={"P": P_FORMAT})
+    _table(
+        book,
+        "全対局",
+        GAMES_HEADER,
+        _game_rows(filters),
+        formats={"P": P_FORMAT, "日付": DATE_FORMAT},
+    )
     if with_members:
         used: set[str] = {"成績表", "全対局"}
         records = member_records(filters, rows)
@@ -156,7 +164,7 @@ def render_standings_xlsx(filters: Filters, *, with_members: bool = True) -> tup
                     ]
                     for g in records[r.member_id].games
                 ],
-                formats={"P": P_FORMAT, "累計": P_FORMAT, "日付": "yyyy/m/d"},
+                formats={"P": P_FORMAT, "累計": P_FORMAT, "日付": DATE_FORMAT},
             )
     out = io.BytesIO()
     book.save(out)
@@ -210,6 +218,16 @@ def _sheet_title(name: str, used: set[str]) -> str:
     return title
 
 
+def _width(value: Any) -> int:
+    """Columns wide enough for their values (a date or a number too narrow shows ####);
+    Japanese text counts two units a character."""
+    if isinstance(value, str):
+        return min(40, len(value) * 2 + 2)
+    if isinstance(value, date):
+        return 11  # 2025/10/15
+    return min(12, len(str(value)) + 3) if value is not None else 0
+
+
 def _table(
     book: Workbook,
     title: str,
@@ -224,8 +242,7 @@ def _table(
     widths = [max(6, len(h) * 2 + 2) for h in header]
     for row in rows:
         for i, value in enumerate(row):
-            if isinstance(value, str):
-                widths[i] = max(widths[i], min(40, len(value) * 2 + 2))
+            widths[i] = max(widths[i], _width(value))
     for index, width in enumerate(widths, start=1):
         sheet.column_dimensions[get_column_letter(index)].width = width
     sheet.freeze_panes = "A2"

@@ -196,6 +196,9 @@ def test_the_xlsx_matches_the_standings_cell_by_cell(club):
     assert sheet["A1"].font.b
     games = book["全対局"]
     assert games.max_row == 1 + 4 * Hanchan.objects.count()
+    # Dates as dates, 2025/10/1, in a column wide enough not to show ####.
+    assert games["A2"].is_date and games["A2"].number_format == "yyyy/m/d"
+    assert games.column_dimensions["A"].width >= 10
     assert set(book.sheetnames) >= {m.name for m in club}  # a sheet per member
 
 
