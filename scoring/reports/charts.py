@@ -12,7 +12,6 @@ import hashlib
 import io
 from collections.abc import Callable, Sequence
 from decimal import Decimal
-from functools import wraps
 from pathlib import Path
 
 import matplotlib
@@ -45,23 +44,36 @@ STYLE = {
 }
 
 
-def _cached(draw: Callable[..., bytes]) -> Callable[..., bytes]:
-    """Keep each drawn chart in the cache under a digest of everything it is drawn from.
+class CachedChart:
+    """A chart drawing function whose charts are kept in the cache under a digest of
+    everything they are drawn from.
 
     Drawing takes matplotlib about 0.1 s; the same figures always give the same chart, so a
-    chart is drawn once and no change of data can leave a stale one behind."""
+    chart is drawn once and no change of data can leave a stale one behind. ``draw`` is the
+    plain function (a PDF worker process, which has no cache, calls it); ``cached`` and
+    ``store`` let the caller look a chart up and keep one drawn elsewhere."""
 
-    @wraps(draw)
-    def wrapper(*args: object, **kwargs: object) -> bytes:
-        recipe = repr((draw.__name__, args, sorted(kwargs.items())))
-        key = "chart:" + hashlib.sha256(recipe.encode()).hexdigest()
-        chart: bytes | None = cache.get(key)
-        if chart is None:
-            chart = draw(*args, **kwargs)
-            cache.set(key, chart, timeout=24 * 3600)
+    def __init__(self, draw: Callable[..., bytes]) -> None:
+        self.draw = draw
+        self.__doc__ = draw.__doc__
+
+    def key(self, *args: object, **kwargs: object) -> str:
+        recipe = repr((self.draw.__name__, args, sorted(kwargs.items())))
+        return "chart:" + hashlib.sha256(recipe.encode()).hexdigest()
+
+    def cached(self, *args: object, **kwargs: object) -> bytes | None:
+        chart: bytes | None = cache.get(self.key(*args, **kwargs))
         return chart
 
-    return wrapper
+    def store(self, chart: bytes, *args: object, **kwargs: object) -> None:
+        cache.set(self.key(*args, **kwargs), chart, timeout=24 * 3600)
+
+    def __call__(self, *args: object, **kwargs: object) -> bytes:
+        chart = self.cached(*args, **kwargs)
+        if chart is None:
+            chart = self.draw(*args, **kwargs)
+            self.store(chart, *args, **kwargs)
+        return chart
 
 
 def _save(figure: Figure, fmt: str) -> bytes:
@@ -80,8 +92,7 @@ def _save(figure: Figure, fmt: str) -> bytes:
     return buffer.getvalue()
 
 
-@_cached
-def cumulative_chart(
+def draw_cumulative_chart(
     labels: Sequence[str],
     cumulative: Sequence[Decimal],
     title: str,
@@ -108,8 +119,7 @@ def cumulative_chart(
         return _save(figure, fmt)
 
 
-@_cached
-def places_chart(
+def draw_places_chart(
     labels: Sequence[str], counts: Sequence[int], title: str, fmt: str = "svg"
 ) -> bytes:
     """Bars of how often the member finished at each place."""
@@ -123,3 +133,7 @@ def places_chart(
         axes.yaxis.set_visible(False)
         axes.spines[["top", "right", "left"]].set_visible(False)
         return _save(figure, fmt)
+
+
+cumulative_chart = CachedChart(draw_cumulative_chart)
+places_chart = CachedChart(draw_places_chart)

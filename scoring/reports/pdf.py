@@ -45,27 +45,47 @@ def _html(template: str, context: dict[str, Any]) -> str:
     return render_to_string(template, {**context, "made_on": timezone.localdate()})
 
 
-def _member_page(row: StandingRow, record: MemberRecord) -> dict[str, Any]:
-    """What a member's page shows; their cumulative-P chart as a JPEG fetched by name."""
-    jpeg = cumulative_chart(
+def _member_page(row: StandingRow, record: MemberRecord, *, draw: bool = True) -> dict[str, Any]:
+    """What a member's page shows. Its cumulative-P chart, a JPEG fetched by name, comes from
+    the cache or is drawn here; with ``draw=False`` a missing one is left to the worker
+    process that lays out the page (``_drawings``)."""
+    args = (
         [f"{g.date:%-m/%-d}" for g in record.games],
         [g.cumulative for g in record.games],
         _("Cumulative P"),
         _("P"),
-        fmt="jpeg",
+    )
+    jpeg = (
+        cumulative_chart(*args, fmt="jpeg") if draw else cumulative_chart.cached(*args, fmt="jpeg")
     )
     name = f"{row.member_id}.jpg"
-    return {"row": row, "record": record, "chart": weasy.IMAGE_SCHEME + name, "image": (name, jpeg)}
+    return {
+        "row": row,
+        "record": record,
+        "chart": weasy.IMAGE_SCHEME + name,
+        "name": name,
+        "chart_args": args,
+        "jpeg": jpeg,
+    }
 
 
 def _member_pages(
-    rows: list[StandingRow], records: dict[int, MemberRecord]
+    rows: list[StandingRow], records: dict[int, MemberRecord], *, draw: bool = True
 ) -> list[dict[str, Any]]:
-    return [_member_page(row, records[row.member_id]) for row in rows]
+    return [_member_page(row, records[row.member_id], draw=draw) for row in rows]
 
 
 def _images(members: list[dict[str, Any]]) -> dict[str, bytes]:
-    return dict(m["image"] for m in members)
+    return {m["name"]: m["jpeg"] for m in members if m["jpeg"] is not None}
+
+
+def _drawings(members: list[dict[str, Any]]) -> dict[str, weasy.Drawing]:
+    options: dict[str, object] = {"fmt": "jpeg"}
+    return {
+        m["name"]: (cumulative_chart.draw, m["chart_args"], options)
+        for m in members
+        if m["jpeg"] is None
+    }
 
 
 def _chunks(items: list[Any], n: int) -> list[list[Any]]:
@@ -93,19 +113,25 @@ def _standings_pdf(context: dict[str, Any], with_members: bool) -> bytes:
     def parts() -> Iterator[weasy.Part]:
         # The front matter goes to a worker before the member pages are even gathered;
         # then the member pages in several parts per worker (their lengths differ, and
-        # small parts keep both workers busy to the end), each part's charts drawn while
-        # the workers lay out the parts before it. Page numbers come afterwards.
-        yield _html("reports/standings.html", {**context, "members": []}), {}
+        # small parts keep both workers busy to the end); the charts not in the cache are
+        # drawn by the workers too. Page numbers come afterwards.
+        yield _html("reports/standings.html", {**context, "members": []}), {}, {}
         records = member_records(filters, rows)
         for run in _chunks(rows, PARTS_PER_PROCESS * processes):
-            members = _member_pages(run, records)
+            members = _member_pages(run, records, draw=False)
+            chart_args.update((m["name"], m["chart_args"]) for m in members)
             page_context = {**context, "members": members, "only_members": True}
-            yield _html("reports/standings.html", page_context), _images(members)
+            html = _html("reports/standings.html", page_context)
+            yield html, _images(members), _drawings(members)
 
-    def page_numbers(pages: int) -> str:
-        return _html("reports/page_numbers.html", {"pages": range(pages), "cover": True})
+    def page_numbers(numbers: range, total: int) -> str:
+        return _html("reports/page_numbers.html", {"numbers": numbers, "total": total})
 
-    return weasy.write_parallel(parts(), page_numbers, processes=processes)
+    chart_args: dict[str, tuple[object, ...]] = {}
+    pdf, drawn = weasy.write_parallel(parts(), page_numbers, processes=processes)
+    for name, jpeg in drawn.items():  # the charts the workers drew, for the next report
+        cumulative_chart.store(jpeg, *chart_args[name], fmt="jpeg")
+    return pdf
 
 
 def render_standings_pdf(

@@ -6,9 +6,11 @@ of fifty members) takes it about 15 s. Its member pages do not depend on one ano
 worker processes, joins them with pypdf and stamps the page numbers ("3 / 110") on the joined
 pages, which no part could know alone.
 
-This module imports no Django: the workers start from a fork server that loads only it.
-Images (the members' charts) travel beside the HTML as bytes and are fetched by name
-(``chart:12.jpg``), rather than as data URIs in the HTML, which WeasyPrint would parse.
+The workers run no Django: they start from a fork server that loads only this module and
+the charts' drawing functions.
+Images (the members' charts) travel beside the HTML as bytes, or as what to draw them from
+when they are not in the cache (the workers draw them, in parallel too), and are fetched by
+name (``chart:12.jpg``) rather than as data URIs in the HTML, which WeasyPrint would parse.
 """
 
 from __future__ import annotations
@@ -17,10 +19,11 @@ import gc
 import io
 import logging
 import multiprocessing
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
+from typing import Any
 
 from weasyprint import HTML
 from weasyprint.text.fonts import FontConfiguration
@@ -32,11 +35,17 @@ STATIC = Path(__file__).resolve().parents[2] / "static"
 BASE_URL = STATIC.as_uri() + "/"
 IMAGE_SCHEME = "chart:"
 
-# The fork server loads WeasyPrint once; each worker forked from it starts in milliseconds.
+# The fork server loads WeasyPrint and matplotlib once; each worker forked from it starts
+# in milliseconds.
 _context = multiprocessing.get_context("forkserver")
-_context.set_forkserver_preload([__name__])
+_context.set_forkserver_preload([__name__, "scoring.reports.charts"])
 
-Part = tuple[str, Mapping[str, bytes]]  # HTML and the images it names
+# A drawing: a module-level function (a worker imports it by name), its arguments, options.
+Drawing = tuple[Callable[..., bytes], tuple[object, ...], dict[str, object]]
+# A part of a report: its HTML, the images it names, and the images still to be drawn.
+Part = tuple[str, Mapping[str, bytes], Mapping[str, Drawing]]
+# The HTML of the page-number stamps for pages ``numbers`` of ``total``.
+PageNumbers = Callable[[range, int], str]
 
 
 class _ImageFetcher(URLFetcher):
@@ -69,49 +78,80 @@ def write_pdf(html: str, images: Mapping[str, bytes] | None = None) -> bytes:
             gc.enable()
 
 
-def _write_part(part: Part) -> bytes:
-    return write_pdf(*part)
+def _write_part(part: Part) -> tuple[bytes, dict[str, bytes]]:
+    """A part as PDF, and the images it drew (for the caller to keep)."""
+    html, images, drawings = part
+    drawn = {name: draw(*args, **options) for name, (draw, args, options) in drawings.items()}
+    return write_pdf(html, {**images, **drawn}), drawn
 
 
 def write_parallel(
-    parts: Iterable[Part], page_numbers: Callable[[int], str], *, processes: int
-) -> bytes:
+    parts: Iterable[Part], page_numbers: PageNumbers, *, processes: int
+) -> tuple[bytes, dict[str, bytes]]:
     """Make each part a PDF in ``processes`` workers, join them in order and stamp each page
-    with the page numbers from ``page_numbers(n)``: the HTML of ``n`` pages that hold nothing
-    but those numbers, laid out as the parts' pages are. Each part goes to a worker as soon
-    as ``parts`` yields it, so the caller can prepare the next one meanwhile."""
+    with its number. Each part goes to a worker as soon as ``parts`` yields it, so the
+    caller can prepare the next one meanwhile; the workers also draw the parts' missing
+    images. Returns the PDF and the images drawn.
+
+    ``page_numbers(numbers, total)`` gives the HTML of blank pages, one for each of
+    ``numbers``, that hold nothing but that page's number, laid out as the parts' pages are;
+    the workers make them too, in as many runs as there are workers."""
     parts = iter(parts)
     sent: list[Part] = []
+
+    def sending() -> Iterator[Part]:
+        for part in parts:
+            sent.append(part)
+            yield part
+
     try:
         with ProcessPoolExecutor(processes, mp_context=_context) as pool:
-            futures = []
-            for part in parts:
-                sent.append(part)
-                futures.append(pool.submit(_write_part, part))
-            pdfs = [future.result() for future in futures]
+            return _make(pool.submit, sending(), page_numbers, processes)
     except BrokenProcessPool:
         # A worker died (out of memory, killed): make the report here rather than fail.
         logger.warning("PDF workers failed; making the report in one process", exc_info=True)
-        pdfs = [write_pdf(*part) for part in [*sent, *parts]]
-    return _join(pdfs, page_numbers)
+        return _make(_here, [*sent, *parts], page_numbers, 1)
 
 
-def _join(pdfs: Sequence[bytes], page_numbers: Callable[[int], str]) -> bytes:
+def _here[T](fn: Callable[..., T], *args: Any) -> Future[T]:
+    """``pool.submit`` without a pool: run ``fn`` now."""
+    future: Future[T] = Future()
+    future.set_result(fn(*args))
+    return future
+
+
+def _make(
+    submit: Callable[..., Future[Any]],
+    parts: Iterable[Part],
+    page_numbers: PageNumbers,
+    processes: int,
+) -> tuple[bytes, dict[str, bytes]]:
     from pypdf import PdfReader, PdfWriter
     from pypdf.generic import NameObject
 
-    writer = PdfWriter()
-    for pdf in pdfs:
-        writer.append(PdfReader(io.BytesIO(pdf)))
-    stamps = PdfReader(io.BytesIO(write_pdf(page_numbers(len(writer.pages)))))
-    for page, stamp in zip(writer.pages, stamps.pages, strict=True):
-        page.merge_page(stamp)
-        page.compress_content_streams()  # merging left the page's drawing uncompressed
-    first = PdfReader(io.BytesIO(pdfs[0]))
+    made = [future.result() for future in [submit(_write_part, part) for part in parts]]
+    readers = [PdfReader(io.BytesIO(pdf)) for pdf, _drawn in made]
+    total = sum(len(reader.pages) for reader in readers)
+    size, extra = divmod(total, processes)
+    runs, start = [], 1
+    for i in range(processes):
+        runs.append(range(start, start + size + (i < extra)))
+        start = runs[-1].stop
+    stamping = [submit(write_pdf, page_numbers(run, total)) for run in runs if run]
+
+    writer = PdfWriter()  # joined while the page numbers are made
+    for reader in readers:
+        writer.append(reader)
+    first = readers[0]
     if first.metadata:
         writer.add_metadata(first.metadata)  # the title
     if "/Lang" in first.root_object:
         writer.root_object[NameObject("/Lang")] = first.root_object["/Lang"]  # ja
+    stamps = [page for s in stamping for page in PdfReader(io.BytesIO(s.result())).pages]
+    for page, stamp in zip(writer.pages, stamps, strict=True):
+        page.merge_page(stamp)
+        page.compress_content_streams()  # merging left the page's drawing uncompressed
     output = io.BytesIO()
     writer.write(output)
-    return output.getvalue()
+    drawn = {name: image for _pdf, images in made for name, image in images.items()}
+    return output.getvalue(), drawn

@@ -68,10 +68,14 @@ def page_lines(data: bytes) -> list[list[str]]:
 def test_the_half_year_pdf_made_in_parallel_parts_is_the_one_made_in_one_go(
     club, settings, monkeypatch
 ):
+    from django.core.cache import cache
+
     from scoring.reports import pdf
+    from scoring.standings import member_records
 
     settings.PDF_PROCESSES = 1
     in_one_go = render_standings_pdf(H2)[2]
+    cache.clear()  # no chart in the cache: the workers draw them, and hand them back to keep
     settings.PDF_PROCESSES = 2
     monkeypatch.setattr(pdf, "PARALLEL_MIN_MEMBERS", 2)
     monkeypatch.setattr(pdf, "PARTS_PER_PROCESS", 2)  # the front matter and 4 parts of 2
@@ -92,6 +96,9 @@ def test_the_half_year_pdf_made_in_parallel_parts_is_the_one_made_in_one_go(
     # Every member's chart is drawn in its part: as many different images as members.
     images = {image.data for page in PdfReader(io.BytesIO(in_parts)).pages for image in page.images}
     assert len(images) == len(club)
+    rows = compute_standings(H2)
+    records = member_records(H2, rows)
+    assert all(pdf._member_page(r, records[r.member_id], draw=False)["jpeg"] for r in rows)
 
 
 def test_the_parallel_pdf_is_made_in_this_process_when_a_worker_dies(
