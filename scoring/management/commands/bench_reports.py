@@ -78,5 +78,8 @@ class Command(BaseCommand):
                 size = len(content)
             self.stdout.write(
                 f"half-year {label}: {members} members, {games} games: "
-                f"{statistics.median(times):.2f} s (median of {options['repeat']}), {size:,} bytes"
+                f"{statistics.median(times):.2f} s (median of {options['repeat']}; runs "
+                + ", ".join(f"{t:.1f}" for t in times)
+                + f"), {size:,} bytes"
             )
+        self.stdout.write(f"machine: reference loop {reference_loop():.2f} s at the end")
