@@ -4,11 +4,14 @@ Builds (once, in the scratch database DATABASE_URL names) 50 members playing a �
 meets, then prints the time to make the half-year PDF (with a page per member) and the Excel
 workbook. Goals: PDF under 10 s, Excel under 2 s.
 
-This machine's speed drifts (on the same code, a fixed pure-Python loop has taken from 2.7 s
-to 5.6 s within an hour), so the command first times such a loop: figures are comparable only
-alongside it. The PDF is laid out by ``settings.PDF_PROCESSES`` worker processes.
+This machine's speed drifts (on the same code, a fixed pure-Python loop has taken from 1.7 s
+to 6.4 s within an hour, and its two cores do not always keep pace), so the command times such
+a loop before and after: figures are comparable only alongside it. The PDF is laid out by
+``settings.PDF_PROCESSES`` worker processes; ``--one-process`` also times it made in this
+process alone, for the gain under the same conditions.
 """
 
+import multiprocessing
 import statistics
 import time
 from datetime import date
@@ -17,6 +20,7 @@ from typing import Any
 from django.conf import settings
 from django.core.cache import cache
 from django.core.management.base import BaseCommand, CommandError
+from django.test.utils import override_settings
 
 from members.models import Member
 from scoring.management.commands.bench_standings import PREFIX
@@ -27,16 +31,20 @@ from scoring.reports.xlsx import render_standings_xlsx
 from scoring.standings import Filters, Period
 
 
-def reference_loop() -> float:
-    """Seconds for 30 million additions in pure Python: how fast this machine runs now."""
+def _loop(n: int = 30_000_000) -> float:
+    start, total = time.perf_counter(), 0
+    for i in range(n):
+        total += i
+    return time.perf_counter() - start
 
-    def once() -> float:
-        start, total = time.perf_counter(), 0
-        for i in range(30_000_000):
-            total += i
-        return time.perf_counter() - start
 
-    return statistics.median(once() for _ in range(3))
+def reference() -> str:
+    """How fast this machine runs now: seconds for 30 million additions in pure Python on
+    one core, then on both cores at once (the PDF uses both; they do not always keep pace)."""
+    one = _loop()
+    with multiprocessing.get_context("fork").Pool(2) as pool:  # this module needs Django
+        both = pool.map(_loop, [30_000_000, 30_000_000])
+    return f"reference loop {one:.2f} s on one core, {both[0]:.2f} s and {both[1]:.2f} s on two"
 
 
 class Command(BaseCommand):
@@ -46,6 +54,11 @@ class Command(BaseCommand):
         parser.add_argument("--members", type=int, default=50)
         parser.add_argument("--games", type=int, default=720)  # 20 meets × 12 tables × 3
         parser.add_argument("--repeat", type=int, default=3)
+        parser.add_argument(
+            "--one-process",
+            action="store_true",
+            help="also time the PDF made in this process alone (PDF_PROCESSES=1)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         if Member.objects.exclude(name__startswith=PREFIX).exists():
@@ -56,24 +69,27 @@ class Command(BaseCommand):
         filters = Filters(period=Period.parse("2025-H1"))
         members = Member.objects.count()
         games = HanchanResult.objects.filter(played_on__lte=date(2025, 9, 30)).count() // 4
-        self.stdout.write(
-            f"machine: reference loop {reference_loop():.2f} s (median of 3; lower is faster), "
-            f"PDF worker processes: {settings.PDF_PROCESSES}"
-        )
+        self.stdout.write(f"machine: {reference()} (lower is faster)")
+        processes = settings.PDF_PROCESSES
         runs = [
             # Cold: no chart drawn yet (as after the data changed); warm: every chart cached.
-            ("PDF (charts not cached)", render_standings_pdf, True),
-            ("PDF (charts cached)", render_standings_pdf, False),
-            ("Excel", render_standings_xlsx, False),
+            (f"PDF (charts not cached, {processes} processes)", render_standings_pdf, True, None),
+            (f"PDF (charts cached, {processes} processes)", render_standings_pdf, False, None),
+            # The same in this process alone, for the gain under the same conditions.
+            ("PDF (charts cached, in one process)", render_standings_pdf, False, 1),
+            ("Excel", render_standings_xlsx, False, None),
         ]
-        for label, render, cold in runs:
+        for label, render, cold, only in runs:
+            if only is not None and not options["one_process"]:
+                continue
             render(filters)  # warm-up (imports, fonts)
             times, size = [], 0
             for _ in range(options["repeat"]):
                 if cold:
                     cache.clear()
                 start = time.perf_counter()
-                _name, _type, content = render(filters)
+                with override_settings(PDF_PROCESSES=only or processes):
+                    _name, _type, content = render(filters)
                 times.append(time.perf_counter() - start)
                 size = len(content)
             self.stdout.write(
@@ -82,4 +98,4 @@ class Command(BaseCommand):
                 + ", ".join(f"{t:.1f}" for t in times)
                 + f"), {size:,} bytes"
             )
-        self.stdout.write(f"machine: reference loop {reference_loop():.2f} s at the end")
+        self.stdout.write(f"machine: {reference()} at the end")
