@@ -88,17 +88,6 @@ def _drawings(members: list[dict[str, Any]]) -> dict[str, weasy.Drawing]:
     }
 
 
-def _chunks(items: list[Any], n: int) -> list[list[Any]]:
-    """``items`` in ``n`` runs of nearly equal length, in order."""
-    size, extra = divmod(len(items), n)
-    runs, start = [], 0
-    for i in range(n):
-        end = start + size + (1 if i < extra else 0)
-        runs.append(items[start:end])
-        start = end
-    return [run for run in runs if run]
-
-
 def _standings_pdf(context: dict[str, Any], with_members: bool) -> bytes:
     """The standings report, its member pages laid out in parallel when there are many."""
     filters, rows = context["filters"], context["rows"]
@@ -117,7 +106,7 @@ def _standings_pdf(context: dict[str, Any], with_members: bool) -> bytes:
         # drawn by the workers too. Page numbers come afterwards.
         yield _html("reports/standings.html", {**context, "members": []}), {}, {}
         records = member_records(filters, rows)
-        for run in _chunks(rows, PARTS_PER_PROCESS * processes):
+        for run in weasy.chunks(rows, PARTS_PER_PROCESS * processes):
             members = _member_pages(run, records, draw=False)
             chart_args.update((m["name"], m["chart_args"]) for m in members)
             page_context = {**context, "members": members, "only_members": True}

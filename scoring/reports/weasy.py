@@ -19,7 +19,7 @@ import gc
 import io
 import logging
 import multiprocessing
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
@@ -78,6 +78,17 @@ def write_pdf(html: str, images: Mapping[str, bytes] | None = None) -> bytes:
             gc.enable()
 
 
+def chunks[S: Sequence[Any]](items: S, n: int) -> list[S]:
+    """``items`` in ``n`` runs of nearly equal length, in order (none empty)."""
+    size, extra = divmod(len(items), n)
+    runs, start = [], 0
+    for i in range(n):
+        end = start + size + (1 if i < extra else 0)
+        runs.append(items[start:end])
+        start = end
+    return [run for run in runs if run]
+
+
 def _write_part(part: Part) -> tuple[bytes, dict[str, bytes]]:
     """A part as PDF, and the images it drew (for the caller to keep)."""
     html, images, drawings = part
@@ -132,12 +143,8 @@ def _make(
     made = [future.result() for future in [submit(_write_part, part) for part in parts]]
     readers = [PdfReader(io.BytesIO(pdf)) for pdf, _drawn in made]
     total = sum(len(reader.pages) for reader in readers)
-    size, extra = divmod(total, processes)
-    runs, start = [], 1
-    for i in range(processes):
-        runs.append(range(start, start + size + (i < extra)))
-        start = runs[-1].stop
-    stamping = [submit(write_pdf, page_numbers(run, total)) for run in runs if run]
+    runs = chunks(range(1, total + 1), processes)
+    stamping = [submit(write_pdf, page_numbers(run, total)) for run in runs]
 
     writer = PdfWriter()  # joined while the page numbers are made
     for reader in readers:

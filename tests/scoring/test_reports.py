@@ -130,10 +130,10 @@ def test_the_parallel_pdf_is_made_in_this_process_when_a_worker_dies(
 
 
 def test_chunks_keep_the_order_and_spread_the_remainder():
-    from scoring.reports.pdf import _chunks
+    from scoring.reports.weasy import chunks
 
-    assert _chunks(list(range(7)), 3) == [[0, 1, 2], [3, 4], [5, 6]]
-    assert _chunks([1, 2], 4) == [[1], [2]]
+    assert chunks(list(range(7)), 3) == [[0, 1, 2], [3, 4], [5, 6]]
+    assert chunks([1, 2], 4) == [[1], [2]]
 
 
 def test_the_monthly_pdf_has_no_member_pages(club):
