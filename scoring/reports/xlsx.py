@@ -236,7 +236,7 @@ def _table(
     formats: dict[str, str] | None = None,
 ) -> None:
     """A sheet of ``rows`` under a bold, frozen ``header``, printed A4 landscape, fitted to the
-    page width with the header on every page. Column widths follow the longest text."""
+    page width with the header on every page. Column widths follow the widest value."""
     sheet = book.create_sheet(title)
     # In a write-only sheet, everything but the rows is set before the first row.
     widths = [max(6, len(h) * 2 + 2) for h in header]
