@@ -15,13 +15,23 @@ What the code follows, where the sources could be read two ways:
   tenths go one each to the tied players in seat order, from the first dealer (``SEAT``) or
   from the last seat (``REVERSE_SEAT``). The table total stays exact either way; under the
   club rule the split always divides evenly.
-- 日本健康麻将協会 (sheet 001): ties go to the player nearer the first dealer; a table that adds
-  up to more than players × start has the excess taken off the top player's score (places do
-  not change); a table that adds up to less is tallied as it is. Chombo is paid at the table,
-  so it is already inside the scores (the rule set's chombo penalty is 0).
+- 日本健康麻将協会 (sheet 001): ties go to the player nearer the first dealer; 「4 人の点数の合計が
+  10 万点を越えている場合、その分をトップから引く。（この減算による半荘順位の変動はない）10 万点未満の
+  場合はそのまま集計する」 (``TotalPolicy.EXCESS_OFF_TOP``). Chombo is paid at the table
+  (「親・子に関わらず 3000 点ずつ相手 3 人に支払い」), so it is already inside the scores (the
+  rule set's chombo penalty is 0). 「（供託はトップ取り）」: this rule never holds deposits, so a
+  record with deposits held is refused (``holds_deposits=False``).
+- 三人打ち 30000持ち34000返し (sheet 003): 「箱下精算はありません」: a score below zero settles as 0
+  and the points below zero come off the top player's score, so the table still sums to zero
+  and places do not change (``floor_at_zero=True``): 70,000 / 25,000 / −5,000 →
+  +63.0 / −9.0 / −54.0. 「チョンボは親・子関係なく5000点ALLの支払い」: chombo is paid at the table
+  (penalty 0).
 - カンターン麻雀 (sheet 004): only the win counts. Its rule set has ``scores_count=False`` and
   zero rank points, so every player's P is 0 and the standings count wins (place 1). The game
-  always ends with a single top, so a tie for first is an error (``single_top=True``).
+  always ends with a single top, so a tie for first is an error (``single_top=True``). 「西場
+  から 供託ルール追加 西1局 1000点、西2局 2000点、西3局 3000点」: the pot can be left on the table,
+  so a table short of its start total stands as it is and only an excess is refused
+  (``TotalPolicy.SHORT_ALLOWED``).
 - Places: under ``SPLIT`` the place is "1 + the number of players with a strictly higher
   score" (tied players share the better place: 1, 1, 3, 4); under ``SEAT`` there are no
   shared places.
@@ -62,6 +72,7 @@ class SplitRounding(StrEnum):
 class TotalPolicy(StrEnum):
     EXACT = "exact"  # the scores must add up to players × start, less deposits held
     EXCESS_OFF_TOP = "excess_off_top"  # an excess is taken off the top; a shortfall stands
+    SHORT_ALLOWED = "short_allowed"  # a shortfall stands (a pot left on the table); no excess
 
 
 class InvalidGame(ValueError):
@@ -91,6 +102,8 @@ class RuleParams:
     total_policy: TotalPolicy = TotalPolicy.EXACT
     scores_count: bool = True
     single_top: bool = False
+    holds_deposits: bool = True  # False: deposits always go to the top (供託はトップ取り)
+    floor_at_zero: bool = False  # 箱下精算なし: below zero settles as 0, taken off the top
 
     def __post_init__(self) -> None:
         if self.players not in (3, 4):
@@ -162,7 +175,8 @@ class Settlement:
     table_total: int  # the recorded scores added up
     expected_total: int  # players × start, less deposits held
     excess_taken: int = 0  # points taken off the top (EXCESS_OFF_TOP)
-    shortfall: int = 0  # points the table is short of (EXCESS_OFF_TOP accepts it)
+    shortfall: int = 0  # points the table is short of (EXCESS_OFF_TOP, SHORT_ALLOWED)
+    below_zero_taken: int = 0  # points below zero taken off the top (floor_at_zero)
 
     @property
     def total_points(self) -> Decimal:
@@ -209,9 +223,13 @@ def check_game(params: RuleParams, seats: Sequence[SeatScore], deposits_held: in
             raise InvalidGame("chombo_too_many", seat=s.seat, chombo=s.chombo, limit=CHOMBO_LIMIT)
     if deposits_held < 0 or deposits_held % DEPOSIT_UNIT or deposits_held > params.table_total:
         raise InvalidGame("bad_deposits", deposits=deposits_held, unit=DEPOSIT_UNIT)
+    if deposits_held and not params.holds_deposits:
+        raise InvalidGame("deposits_not_held", deposits=deposits_held)
     expected = params.table_total - deposits_held
     total = sum(s.score for s in seats)
-    if params.total_policy is TotalPolicy.EXACT and total != expected:
+    short_stands = params.total_policy in (TotalPolicy.EXCESS_OFF_TOP, TotalPolicy.SHORT_ALLOWED)
+    over_stands = params.total_policy is TotalPolicy.EXCESS_OFF_TOP
+    if (total < expected and not short_stands) or (total > expected and not over_stands):
         code = "table_short" if total < expected else "table_over"
         raise InvalidGame(code, total=total, expected=expected, difference=abs(total - expected))
     return expected
@@ -238,19 +256,20 @@ def settle(params: RuleParams, seats: Sequence[SeatScore], deposits_held: int = 
 
     total = sum(s.score for s in seats)
     final_scores = {s.seat: s.score for s in seats}
-    excess = shortfall = 0
-    if params.total_policy is TotalPolicy.EXCESS_OFF_TOP:
-        if total > expected:
-            excess = total - expected
-            final_scores[ordered[0].seat] -= excess
-        else:
-            shortfall = expected - total
+    excess = max(0, total - expected)  # only EXCESS_OFF_TOP lets a table run over
+    shortfall = max(0, expected - total)
+    final_scores[ordered[0].seat] -= excess
+    below_zero = 0
+    if params.floor_at_zero:
+        below_zero = sum(-score for score in final_scores.values() if score < 0)
+        final_scores = {seat: max(score, 0) for seat, score in final_scores.items()}
+        final_scores[ordered[0].seat] -= below_zero
 
     rank_tenths = [_to_tenths(v) for v in params.rank_points]
     oka_tenths = [_to_tenths(params.oka)] + [0] * (params.players - 1)
 
     # Group the ordered seats into places. Ties are on the recorded score: taking an excess
-    # off the top does not change places (sheet 001).
+    # or the points below zero off the top does not change places (sheets 001 and 003).
     groups: list[list[SeatScore]] = []
     for s in ordered:
         if params.tie_break is TieBreak.SPLIT and groups and groups[-1][0].score == s.score:
@@ -297,7 +316,13 @@ def settle(params: RuleParams, seats: Sequence[SeatScore], deposits_held: int = 
         expected_total=expected,
         excess_taken=excess,
         shortfall=shortfall,
+        below_zero_taken=below_zero,
     )
+
+
+def points_to_p(points: int, params: RuleParams) -> Decimal:
+    """Game points as P (1,000 deposits held = 1.0 P under the club rule)."""
+    return _from_tenths(_points_to_tenths(points, params))
 
 
 def table_balance(params: RuleParams, scores: Sequence[int], deposits_held: int = 0) -> int:

@@ -25,6 +25,7 @@ JKMA = RuleParams(  # 日本健康麻将協会: 25,000 start, rank points ±12,0
     tie_break=TieBreak.SEAT,
     chombo_penalty=D(0),
     total_policy=TotalPolicy.EXCESS_OFF_TOP,
+    holds_deposits=False,
 )
 PARLOR3 = RuleParams(  # 3-player, 30,000 start / 34,000 return, +20/0/−20, seat ties
     players=3,
@@ -32,6 +33,8 @@ PARLOR3 = RuleParams(  # 3-player, 30,000 start / 34,000 return, +20/0/−20, se
     return_points=34_000,
     rank_points=(D(20), D(0), D(-20)),
     tie_break=TieBreak.SEAT,
+    chombo_penalty=D(0),
+    floor_at_zero=True,
 )
 KANTAN = RuleParams(
     start_points=25_000,
@@ -39,6 +42,7 @@ KANTAN = RuleParams(
     rank_points=(D(0),) * 4,
     tie_break=TieBreak.SEAT,
     chombo_penalty=D(0),
+    total_policy=TotalPolicy.SHORT_ALLOWED,
     scores_count=False,
     single_top=True,
 )
@@ -194,6 +198,25 @@ class TestJapanHealthMahjongAssociation:
         assert s.shortfall == 1_000 and s.excess_taken == 0
         assert totals(s) == [D(22), D(9), D(-9), D(-23)]
 
+    def test_deposits_go_to_the_top_so_none_are_held(self):
+        """Sheet 001: 「オーラス親がノーテンだと半荘終了（供託はトップ取り）」: the rule never holds
+        deposits. 40,000 / 30,000 / 20,000 / 10,000 with 1,000 held is refused, not settled
+        with 1,000 taken off the top."""
+        with pytest.raises(InvalidGame) as exc:
+            settle(JKMA, game(40_000, 30_000, 20_000, 10_000), deposits_held=1_000)
+        assert exc.value.code == "deposits_not_held"
+        assert totals(settle(JKMA, game(40_000, 30_000, 20_000, 10_000))) == [
+            D(27),
+            D(9),
+            D(-9),
+            D(-27),
+        ]
+
+    def test_the_club_rule_keeps_deposits_held(self):
+        """Sheet 000 rule 13: 「不明時は預かりとする」: the club rule holds them."""
+        s = settle(CLUB, game(40_000, 30_000, 20_000, 29_000), deposits_held=1_000)
+        assert s.expected_total == 119_000
+
 
 class TestThreePlayer:
     def test_parlor_30000_start_34000_return(self):
@@ -209,6 +232,28 @@ class TestThreePlayer:
         s = settle(PARLOR3, [SeatScore(0, 20_000), SeatScore(1, 35_000), SeatScore(2, 35_000)])
         assert places(s) == [3, 1, 2]
         assert [r.oka for r in s.results] == [D(0), D(12), D(0)]
+
+    def test_no_settlement_below_zero(self):
+        """Sheet 003: 「箱下精算はありません」: −5,000 settles as 0 and the 5,000 come off the top.
+
+        70,000 / 25,000 / −5,000 → 65,000 / 25,000 / 0: +31 +20 +12 = +63.0; −9 + 0 = −9.0;
+        −34 − 20 = −54.0. The table still sums to zero and the places stand.
+        """
+        s = settle(PARLOR3, [SeatScore(0, 70_000), SeatScore(1, 25_000), SeatScore(2, -5_000)])
+        assert totals(s) == [D("63.0"), D("-9.0"), D("-54.0")]
+        assert [r.final_score for r in s.results] == [65_000, 25_000, 0]
+        assert places(s) == [1, 2, 3]
+        assert s.below_zero_taken == 5_000
+        assert s.total_points == 0
+
+    def test_parlor_chombo_is_paid_at_the_table(self):
+        """Sheet 003: 「チョンボは親・子関係なく5000点ALLの支払い」: it is in the scores already,
+        so a chombo costs no P afterwards."""
+        s = settle(
+            PARLOR3,
+            [SeatScore(0, 50_000, chombo=1), SeatScore(1, 25_000), SeatScore(2, 15_000)],
+        )
+        assert totals(s) == [D(48), D(-9), D(-39)]
 
     def test_four_players_under_a_three_player_rule_is_refused(self):
         with pytest.raises(InvalidGame) as exc:
@@ -226,6 +271,18 @@ class TestKantan:
         with pytest.raises(InvalidGame) as exc:
             settle(KANTAN, game(30_000, 30_000, 20_000, 20_000))
         assert exc.value.code == "tied_top"
+
+    def test_a_pot_left_on_the_table_stands(self):
+        """Sheet 004: 「西場から 供託ルール追加 西1局 1000点、西2局 2000点」: the pot can stay on
+        the table, so a table 3,000 short of 100,000 is accepted as it is."""
+        s = settle(KANTAN, game(40_000, 30_000, 17_000, 10_000))
+        assert s.shortfall == 3_000
+        assert places(s) == [1, 2, 3, 4]
+
+    def test_an_excess_is_refused(self):
+        with pytest.raises(InvalidGame) as exc:
+            settle(KANTAN, game(41_000, 30_000, 20_000, 10_000))
+        assert exc.value.code == "table_over"
 
 
 class TestBadInput:
