@@ -12,6 +12,12 @@ furigana_validator = RegexValidator(
 )
 
 
+def name_key(text: str) -> str:
+    """A name as written, for telling two spellings of one name apart: NFKC (full-width letters
+    and digits folded) and no spaces of any width, so 山田　花子 and 山田 花子 are one name."""
+    return "".join(unicodedata.normalize("NFKC", text).split())
+
+
 def normalise_name(text: str) -> str:
     """Fold a name or furigana for matching: NFKC, no spaces, katakana as hiragana."""
     folded = unicodedata.normalize("NFKC", text).replace(" ", "").replace("\u3000", "")

@@ -1,18 +1,68 @@
-"""Admin for the organizer. Game results are read-only here: a game's points are only ever
-written by ``Hanchan.record`` (settlement), never typed in by hand."""
+"""Admin for the organizer. Games, their results and big hands are read-only here: a game's
+points are only ever written by ``Hanchan.record`` (settlement), never typed in by hand, and
+a finalised meet changes only after it is reopened with a reason in the app. No history
+"revert" is offered: restoring an old row would bypass settlement (and the models refuse it)."""
+
+from typing import Any
 
 from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext_lazy as _
 from simple_history.admin import SimpleHistoryAdmin
 
-from scoring.models import BigHand, Hanchan, HanchanResult, Meet, RuleSet
+from scoring.models import BigHand, Hanchan, HanchanResult, Meet, RuleSet, StandingsGroup
+
+
+class HistoryAdmin(SimpleHistoryAdmin):
+    """History to read, never to revert."""
+
+    def revert_disabled(self, request: HttpRequest, obj: Any = None) -> bool:
+        return True
+
+    def history_form_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        version_id: str,
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        if request.method == "POST":
+            raise PermissionDenied
+        return super().history_form_view(request, object_id, version_id, extra_context)
+
+
+class ReadOnlyAdmin(HistoryAdmin):
+    """Shown, never changed, added or deleted here."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(StandingsGroup)
+class StandingsGroupAdmin(HistoryAdmin):
+    list_display = ["name", "description"]
 
 
 @admin.register(RuleSet)
-class RuleSetAdmin(SimpleHistoryAdmin):
-    list_display = ["name", "players", "start_points", "return_points", "tie_break", "is_default"]
+class RuleSetAdmin(HistoryAdmin):
+    list_display = [
+        "name",
+        "group",
+        "players",
+        "start_points",
+        "return_points",
+        "tie_break",
+        "is_default",
+    ]
+    list_filter = ["group"]
     actions = ["copy_rule_sets"]
 
     @admin.action(description=_("Copy the selected rule sets"))
@@ -35,12 +85,36 @@ class HanchanInline(admin.TabularInline):
 
 
 @admin.register(Meet)
-class MeetAdmin(SimpleHistoryAdmin):
+class MeetAdmin(HistoryAdmin):
+    """Meets may be corrected here while open; ``is_final`` changes only through 確定 and
+    確定解除 in the app, and a finalised meet is shown read-only."""
+
     list_display = ["date", "kind", "rule_set", "is_final"]
     list_filter = ["kind", "is_final"]
     date_hierarchy = "date"
     filter_horizontal = ["attendees"]
+    readonly_fields = ["is_final"]
     inlines = [HanchanInline]
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        if obj is not None and obj.is_final:
+            return False
+        return super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        if obj is not None and obj.is_final:
+            return False
+        return super().has_delete_permission(request, obj)
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Meet]) -> None:
+        """The bulk delete action, one meet at a time: a finalised one is kept."""
+        for meet in queryset:
+            if meet.is_final:
+                messages.error(
+                    request, _("%(meet)s is finalised and was not deleted.") % {"meet": meet}
+                )
+            else:
+                meet.delete()
 
 
 class ResultInline(admin.TabularInline):
@@ -55,21 +129,13 @@ class ResultInline(admin.TabularInline):
 
 
 @admin.register(Hanchan)
-class HanchanAdmin(SimpleHistoryAdmin):
+class HanchanAdmin(ReadOnlyAdmin):
     list_display = ["meet", "round_no", "table_no", "rule_set"]
     list_filter = ["meet__kind", "rule_set"]
-    readonly_fields = ["meet", "table_no", "round_no", "rule_set", "deposits_held", "version"]
     inlines = [ResultInline]
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
 
 
 @admin.register(BigHand)
-class BigHandAdmin(SimpleHistoryAdmin):
+class BigHandAdmin(ReadOnlyAdmin):
     list_display = ["result", "level", "yakuman_name"]
     list_filter = ["level"]
-    readonly_fields = ["result"]
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False

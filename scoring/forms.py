@@ -17,6 +17,7 @@ from scoring.models import (
     RuleSet,
     format_big_hands,
     parse_big_hands,
+    parse_score,
 )
 
 
@@ -101,6 +102,7 @@ class GameForm(forms.Form):
         self.filled_score: int | None = None
         self.scores: dict[int, int] = {}  # seat -> score, as read (with a filled-in blank)
         self.entries: list[PlayerEntry] = []
+        self.added_to_attendance: list[Member] = []  # by save()
         for seat in self.SEATS:
             name = SEAT_NAMES[seat]
             self.fields[f"player_{seat}"] = forms.CharField(
@@ -113,7 +115,7 @@ class GameForm(forms.Form):
             )
             self.fields[f"score_{seat}"] = forms.CharField(
                 label=_("%(seat)s score") % {"seat": name},
-                max_length=9,
+                max_length=16,
                 required=False,
                 widget=forms.TextInput(
                     attrs={"inputmode": "numeric", "autocomplete": "off", "class": "score"}
@@ -163,12 +165,7 @@ class GameForm(forms.Form):
         raise ValidationError(_("No member is called %(text)s."), params={"text": text})
 
     def _read_score(self, text: str, unit: str) -> int:
-        cleaned = text.strip().replace(",", "").replace("，", "").replace("−", "-")
-        cleaned = cleaned.translate(str.maketrans("０１２３４５６７８９－ー", "0123456789--"))
-        try:
-            value = int(cleaned)
-        except ValueError:
-            raise ValidationError(_("Type the score as a number.")) from None
+        value = parse_score(text)
         if unit == ScoreUnit.HUNDREDS:
             value *= 100
         if abs(value) > rules.SCORE_LIMIT:
@@ -298,10 +295,11 @@ class GameForm(forms.Form):
         """Record the game (settled, all or nothing). Errors land on the form."""
         game = self.build_game()
         try:
-            game.record(self.entries, expected_version=self.cleaned_data.get("version"))
+            recorded = game.record(self.entries, expected_version=self.cleaned_data.get("version"))
         except ValidationError as error:
             self._place_error(error)
             raise
+        self.added_to_attendance = recorded.added_to_attendance
         return game
 
     def _place_error(self, error: ValidationError) -> None:

@@ -8,10 +8,17 @@ table and round). Columns by header name, in any order, Japanese or English:
     卓 table           1, 2, …
     回戦 round         1, 2, …
     席 seat            東 南 西 北 (東 is the first dealer)
-    氏名 name          as the member is written
-    持ち点 score       32600 (32,600 and −3,200 work too)
+    氏名 name          as the member is written (spaces and full/half width do not matter)
+    持ち点 score       32600 (32,600, ▲3,200, −3200, ー3200 work too: ``models.parse_score``)
     錯和 chombo        a count; empty = 0            (optional column)
     満貫以上 big_hands  empty, or 満貫;跳満;役満(国士無双) (optional column)
+    ルール rule_set     the rule set's name; empty = the meet's (a new meet: the default)
+    供託 deposits      deposits held (預かり) at the end, in points; empty = 0 (optional)
+    備考 note          the game's note (optional)
+
+The last three belong to the game: every row of a game gives the same value (or leaves it
+empty). The games CSV (``reports/games_csv.py``) writes exactly this format, so an export
+imports back into an empty score book and exports again byte for byte.
 
 CSV may be UTF-8 (with or without BOM) or Shift_JIS/cp932 as Japanese Excel saves it; an
 XLSX file is read from its first sheet. Nothing is written unless the whole file is right.
@@ -32,7 +39,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from members.models import Member
+from members.models import Member, name_key
 from scoring.models import (
     SEAT_NAMES,
     Hanchan,
@@ -41,6 +48,7 @@ from scoring.models import (
     PlayerEntry,
     RuleSet,
     parse_big_hands,
+    parse_score,
 )
 
 MAX_BYTES = 5 * 1024 * 1024
@@ -58,7 +66,16 @@ COLUMNS = {
     "score": ("持ち点", "score"),
     "chombo": ("錯和", "chombo"),
     "big_hands": ("満貫以上", "big_hands"),
+    "rule_set": ("ルール", "rule_set"),
+    "deposits": ("供託", "deposits"),
+    "note": ("備考", "note"),
 }
+GAME_COLUMNS = ("rule_set", "deposits", "note")
+"""Columns that belong to the whole game: its rows must agree."""
+NOTE_LENGTH = 200
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""A text cell starting so would be run as a formula by a spreadsheet; the games CSV writes it
+behind an apostrophe (``neutralise``) and the import takes that off again."""
 REQUIRED = ("date", "meet", "table", "round", "seat", "name", "score")
 HEADER_TO_KEY = {name: key for key, names in COLUMNS.items() for name in names}
 KIND_WORDS = {
@@ -104,6 +121,9 @@ class ImportRow:
     score: int
     chombo: int
     big_hands: list[tuple[str, str]]
+    rule_set: str = ""
+    deposits: int = 0
+    note: str = ""
 
 
 @dataclass
@@ -113,6 +133,9 @@ class PlannedGame:
     table_no: int
     round_no: int
     rows: list[ImportRow]
+    rule_set: RuleSet | None = None  # from the ルール column, when given
+    deposits: int = 0
+    note: str = ""
 
     @property
     def label(self) -> str:
@@ -133,6 +156,7 @@ class ImportPlan:
     new_meets: list[tuple[date, str]] = field(default_factory=list)
     new_members: list[str] = field(default_factory=list)
     rule_set: RuleSet | None = None
+    members: dict[str, Member] = field(default_factory=dict)  # name_key -> known member
 
     @property
     def ok(self) -> bool:
@@ -194,12 +218,21 @@ def _read_xlsx(data: bytes) -> list[list[Any]]:
 # --- reading cells ---------------------------------------------------------------------
 
 
+def neutralise(text: str) -> str:
+    """Text for a CSV cell that no spreadsheet runs as a formula: an apostrophe before it when
+    it starts with = + - @, a tab or a CR (``_text`` takes the apostrophe off on import)."""
+    return f"'{text}" if text.startswith(FORMULA_STARTS) else text
+
+
 def _text(value: Any) -> str:
     if value is None:
         return ""
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
-    return str(value).strip()
+    text = str(value)
+    if text.startswith("'") and text[1:].startswith(FORMULA_STARTS):
+        text = text[1:]
+    return text.strip()
 
 
 def _parse_date(value: Any) -> date:
@@ -315,9 +348,12 @@ def _read_rows(
             "round": lambda v: _parse_int(v, minimum=1, what=_("The round")),
             "seat": _parse_seat,
             "name": _parse_name,
-            "score": lambda v: _parse_int(v, what=_("The score")),
+            "score": _parse_score,
             "chombo": lambda v: _parse_int(v, minimum=0, what=_("Chombo")) if _text(v) else 0,
             "big_hands": _parse_hands,
+            "rule_set": _text,
+            "deposits": lambda v: _parse_int(v, minimum=0, what=_("Deposits")) if _text(v) else 0,
+            "note": _parse_note,
         }
         for key, read in readers.items():
             try:
@@ -339,7 +375,27 @@ def _read_rows(
                 score=values["score"],
                 chombo=values["chombo"],
                 big_hands=values["big_hands"],
+                rule_set=values["rule_set"],
+                deposits=values["deposits"],
+                note=values["note"],
             )
+
+
+def _parse_score(value: Any) -> int:
+    """A score cell: an Excel number as it is, text through the one score reader."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return _parse_int(value, what=_("The score"))
+    try:
+        return parse_score(_text(value))
+    except ValidationError as error:
+        raise ValueError(" ".join(error.messages)) from None
+
+
+def _parse_note(value: Any) -> str:
+    text = _text(value)
+    if len(text) > NOTE_LENGTH:
+        raise ValueError(_("The note is longer than %(n)s characters.") % {"n": NOTE_LENGTH})
+    return text
 
 
 def _parse_kind(value: Any) -> str:
@@ -374,13 +430,16 @@ def _parse_hands(value: Any) -> list[tuple[str, str]]:
 
 
 def _resolve_members(rows: list[ImportRow], plan: ImportPlan, create: bool) -> None:
-    known = set(
-        Member.objects.filter(name__in={r.name for r in rows}).values_list("name", flat=True)
-    )
+    """Match names whatever their spaces and width (山田　花子 = 山田 花子); with ``create``,
+    one new member per name so written, never a duplicate because of spacing."""
+    plan.members = {name_key(m.name): m for m in Member.objects.all()}
+    new_keys: set[str] = set()
     for row in rows:
-        if row.name in known or row.name in plan.new_members:
+        key = name_key(row.name)
+        if key in plan.members or key in new_keys:
             continue
         if create:
+            new_keys.add(key)
             plan.new_members.append(row.name)
         else:
             plan.error(row.row, "氏名", _("No member is called %(text)s.") % {"text": row.name})
@@ -393,6 +452,46 @@ def _group_games(rows: list[ImportRow], plan: ImportPlan) -> None:
         game = games.setdefault(key, PlannedGame(row.day, row.kind, row.table_no, row.round_no, []))
         game.rows.append(row)
     plan.games = sorted(games.values(), key=lambda g: (g.day, g.kind, g.round_no, g.table_no))
+    rule_sets = {r.name: r for r in RuleSet.objects.select_related("group")}
+    for game in plan.games:
+        values = {}
+        for column in GAME_COLUMNS:
+            given = {getattr(r, column) for r in game.rows} - {"", 0}
+            if len(given) > 1:
+                plan.error(
+                    game.rows[0].row,
+                    COLUMNS[column][0],
+                    _("%(game)s: its rows give different values (%(values)s).")
+                    % {"game": game.label, "values": "、".join(sorted(map(str, given)))},
+                )
+            values[column] = given.pop() if given else None
+        game.deposits = values["deposits"] or 0
+        game.note = values["note"] or ""
+        if values["rule_set"]:
+            game.rule_set = rule_sets.get(values["rule_set"])
+            if game.rule_set is None:
+                plan.error(
+                    game.rows[0].row,
+                    COLUMNS["rule_set"][0],
+                    _("No rule set is called %(name)s.") % {"name": values["rule_set"]},
+                )
+    _check_one_table_per_round(plan)
+
+
+def _check_one_table_per_round(plan: ImportPlan) -> None:
+    """A player sits at one table per round: the file may not seat anyone twice."""
+    seated: dict[tuple[date, str, int, str], PlannedGame] = {}
+    for game in plan.games:
+        for row in game.rows:
+            key = (game.day, game.kind, game.round_no, name_key(row.name))
+            other = seated.setdefault(key, game)
+            if other is not game:
+                plan.error(
+                    row.row,
+                    "氏名",
+                    _("%(name)s already plays at table %(table)s in round %(round)s.")
+                    % {"name": row.name, "table": other.table_no, "round": game.round_no},
+                )
 
 
 def _check_against_database(plan: ImportPlan) -> None:
@@ -403,10 +502,6 @@ def _check_against_database(plan: ImportPlan) -> None:
         for m in Meet.objects.filter(date__in={g.day for g in plan.games}).select_related(
             "rule_set"
         )
-    }
-    members = {
-        m.name: m
-        for m in Member.objects.filter(name__in={r.name for g in plan.games for r in g.rows})
     }
     existing = set(
         Hanchan.objects.filter(meet__in=meets.values()).values_list(
@@ -429,8 +524,10 @@ def _check_against_database(plan: ImportPlan) -> None:
             continue
         entries = [
             PlayerEntry(
-                members.get(r.name)
-                or stand_ins.setdefault(r.name, Member(pk=-len(stand_ins) - 1, name=r.name)),
+                plan.members.get(name_key(r.name))
+                or stand_ins.setdefault(
+                    name_key(r.name), Member(pk=-len(stand_ins) - 1, name=r.name)
+                ),
                 r.seat,
                 r.score,
                 r.chombo,
@@ -438,12 +535,17 @@ def _check_against_database(plan: ImportPlan) -> None:
             )
             for r in game.rows
         ]
-        rule_set = meet.rule_set if meet is not None else plan.rule_set
         probe = Hanchan(
-            meet=meet or Meet(date=game.day, kind=game.kind, rule_set=rule_set), rule_set=rule_set
+            meet=meet or Meet(date=game.day, kind=game.kind, rule_set=plan.rule_set),
+            table_no=game.table_no,
+            round_no=game.round_no,
+            rule_set=game_rule_set(game, meet, plan),
+            deposits_held=game.deposits,
+            note=game.note,
         )
         try:
             probe.settle(entries)
+            probe.full_clean(exclude=["meet"], validate_unique=False, validate_constraints=False)
         except ValidationError as error:
             rows = ", ".join(str(r.row) for r in game.rows)
             for message in error.messages:
@@ -462,6 +564,16 @@ def _check_against_database(plan: ImportPlan) -> None:
         )
 
 
+def game_rule_set(game: PlannedGame, meet: Meet | None, plan: ImportPlan) -> RuleSet:
+    """The ルール column's rule set; else the meet's; else the import's (the default)."""
+    if game.rule_set is not None:
+        return game.rule_set
+    if meet is not None:
+        return meet.rule_set
+    assert plan.rule_set is not None
+    return plan.rule_set
+
+
 # --- importing -------------------------------------------------------------------------
 
 
@@ -476,11 +588,8 @@ def import_results(
     with transaction.atomic():
         for name in plan.new_members:
             # Furigana is left empty for the organizer to fill in (the member form asks for it).
-            Member.objects.create(name=name, furigana="", note=_("Made by an import."))
-        members = {
-            m.name: m
-            for m in Member.objects.filter(name__in={r.name for g in plan.games for r in g.rows})
-        }
+            member = Member.objects.create(name=name, furigana="", note=_("Made by an import."))
+            plan.members[name_key(name)] = member
         meets: dict[tuple[date, str], Meet] = {}
         for game in plan.games:
             key = (game.day, game.kind)
@@ -489,13 +598,20 @@ def import_results(
                     date=game.day, kind=game.kind, defaults={"rule_set": plan.rule_set}
                 )
             meet = meets[key]
-            meet.attendees.add(*(members[r.name] for r in game.rows))
             hanchan = Hanchan(
-                meet=meet, table_no=game.table_no, round_no=game.round_no, rule_set=meet.rule_set
+                meet=meet,
+                table_no=game.table_no,
+                round_no=game.round_no,
+                rule_set=game_rule_set(game, meet, plan),
+                deposits_held=game.deposits,
+                note=game.note,
             )
+            # Players not yet on the meet's attendance are added to it by ``record``.
             hanchan.record(
                 [
-                    PlayerEntry(members[r.name], r.seat, r.score, r.chombo, r.big_hands)
+                    PlayerEntry(
+                        plan.members[name_key(r.name)], r.seat, r.score, r.chombo, r.big_hands
+                    )
                     for r in game.rows
                 ]
             )

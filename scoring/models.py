@@ -8,7 +8,10 @@ are always what ``rules.py`` gives for the stored scores; nothing else writes th
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+import unicodedata
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -16,6 +19,8 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models, transaction
+from django.db.models.signals import m2m_changed
+from django.dispatch import receiver
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
@@ -106,6 +111,32 @@ def parse_big_hands(text: str) -> list[tuple[str, str]]:
     return hands
 
 
+SCORE_SIGNS = "-−ー▲"
+"""Minus as the record sheet writes it: -3200, −3200 (U+2212), ー3200 (the long-vowel mark, as a
+Japanese keyboard types it), ▲3,200 (the accountant's triangle)."""
+
+
+def parse_score(text: str) -> int:
+    """Read a score as the organizer or a record sheet writes it: 32600, 32,600, ３２６００,
+    ▲3,200, −3200, ー3200, +2,000. The one reader of score notation (game form and import).
+
+    Raises ValidationError (code ``bad_score``) for anything else.
+    """
+    folded = unicodedata.normalize("NFKC", text).strip().replace(",", "").replace(" ", "")
+    sign = 1
+    if folded[:1] in SCORE_SIGNS:
+        sign, folded = -1, folded[1:]
+    elif folded[:1] == "+":
+        folded = folded[1:]
+    if not re.fullmatch(r"\d{1,9}", folded):
+        raise ValidationError(
+            _("Type the score as a number (%(value)s given)."),
+            code="bad_score",
+            params={"value": text.strip()},
+        )
+    return sign * int(folded)
+
+
 # Messages for rules.InvalidGame codes. Figures are formatted before they go in.
 INVALID_GAME_MESSAGES = {
     "wrong_player_count": _(
@@ -123,6 +154,9 @@ INVALID_GAME_MESSAGES = {
     ),
     "table_over": _("The table adds up to %(total)s points: %(difference)s over %(expected)s."),
     "tied_top": _("Under this rule the game ends with a single top; two players have %(score)s."),
+    "deposits_not_held": _(
+        "Under this rule deposits always go to the top (供託はトップ取り), so none can be held."
+    ),
     "finer_than_tenth": _("%(value)s cannot be written in tenths of a point."),
     "bad_rule_players": _("A rule set is for 3 or 4 players."),
     "bad_rule_rank_points": _("Give rank points for each of the %(players)s places."),
@@ -144,6 +178,42 @@ def invalid_game_error(error: rules.InvalidGame) -> ValidationError:
             params[key] = value
     message = INVALID_GAME_MESSAGES.get(error.code, _("The game cannot be settled."))
     return ValidationError(message, code=error.code, params=params)
+
+
+class StandingsGroup(models.Model):
+    """成績グループ: rule sets whose points may be added up in one standings table.
+
+    P from different rule systems is never added together (DOMAIN.md, "Standings groups"):
+    every standings page, member page and report is for one group. The club's 4-player and
+    3-player rules share the club's group; every other rule system has a group of its own.
+    """
+
+    name = models.CharField(_("name"), max_length=60, unique=True)
+    description = models.TextField(_("description"), blank=True)
+
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("standings group")
+        verbose_name_plural = _("standings groups")
+        ordering = ["pk"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @classmethod
+    def club(cls) -> StandingsGroup:
+        """The club's group: the one the default rule set belongs to."""
+        return cls.objects.get(rule_sets__is_default=True)
+
+    @property
+    def counts_wins(self) -> bool:
+        """A 1-0-0-0 group (カンターン): no rule set of it counts scores, so it ranks by wins."""
+        return not any(r.scores_count for r in self.rule_sets.all())
+
+    @property
+    def has_three_player(self) -> bool:
+        return any(r.players == 3 for r in self.rule_sets.all())
 
 
 class RuleSetQuerySet(models.QuerySet["RuleSet"]):
@@ -169,10 +239,19 @@ class RuleSet(models.Model):
         "total_policy",
         "scores_count",
         "single_top",
+        "holds_deposits",
+        "floor_at_zero",
     )
 
     name = models.CharField(_("name"), max_length=60, unique=True)
     description = models.TextField(_("description"), blank=True)
+    group = models.ForeignKey(
+        StandingsGroup,
+        verbose_name=_("standings group"),
+        on_delete=models.PROTECT,
+        related_name="rule_sets",
+        help_text=_("Games under rule sets of one group are added up in one standings table."),
+    )
     is_default = models.BooleanField(_("club default"), default=False)
     players = models.PositiveSmallIntegerField(
         _("players"), choices=[(4, _("4 players")), (3, _("3 players"))], default=4
@@ -215,6 +294,7 @@ class RuleSet(models.Model):
         choices=[
             (rules.TotalPolicy.EXACT, _("Must equal players × start, less deposits held")),
             (rules.TotalPolicy.EXCESS_OFF_TOP, _("An excess is taken off the top score")),
+            (rules.TotalPolicy.SHORT_ALLOWED, _("A pot may be left on the table; no excess")),
         ],
         default=rules.TotalPolicy.EXACT,
     )
@@ -223,6 +303,16 @@ class RuleSet(models.Model):
     )
     single_top = models.BooleanField(
         _("single top"), default=False, help_text=_("A tie for first is an error.")
+    )
+    holds_deposits = models.BooleanField(
+        _("deposits may be held"),
+        default=True,
+        help_text=_("Off when deposits always go to the top (供託はトップ取り)."),
+    )
+    floor_at_zero = models.BooleanField(
+        _("no settlement below zero"),
+        default=False,
+        help_text=_("箱下精算なし: a score below zero settles as 0, the rest comes off the top."),
     )
 
     history = HistoricalRecords()
@@ -272,6 +362,8 @@ class RuleSet(models.Model):
                 total_policy=rules.TotalPolicy(self.total_policy),
                 scores_count=self.scores_count,
                 single_top=self.single_top,
+                holds_deposits=self.holds_deposits,
+                floor_at_zero=self.floor_at_zero,
             )
         except rules.InvalidGame as error:
             raise invalid_game_error(error) from error
@@ -300,9 +392,11 @@ class RuleSet(models.Model):
             )
 
     def copy(self, name: str) -> RuleSet:
-        """A new, unused rule set with the same parameters (never the default)."""
+        """A new, unused rule set with the same parameters and group (never the default)."""
         values = {f: getattr(self, f) for f in self.PARAMETER_FIELDS}
-        return RuleSet.objects.create(name=name, description=self.description, **values)
+        return RuleSet.objects.create(
+            name=name, description=self.description, group=self.group, **values
+        )
 
 
 class ClubSettings(models.Model):
@@ -327,6 +421,50 @@ class ClubSettings(models.Model):
         """The one row; the defaults (not yet saved) until the organizer first changes one."""
         found = cls.objects.filter(pk=1).first()
         return found if found is not None else cls(pk=1)
+
+
+def finalised_error() -> ValidationError:
+    return ValidationError(
+        _("This meet is finalised; reopen it to change games."), code="finalised"
+    )
+
+
+_settlement_writes: ContextVar[bool] = ContextVar("settlement_writes", default=False)
+
+
+@contextmanager
+def settlement_writes() -> Iterator[None]:
+    """Inside this block (``Hanchan.record`` and ``remove``), games, results and big hands may
+    be written. Anywhere else (the admin, a history revert, the shell) their ``save`` and
+    ``delete`` refuse, so a stored result is always what ``rules.settle`` gave for its game."""
+    token = _settlement_writes.set(True)
+    try:
+        yield
+    finally:
+        _settlement_writes.reset(token)
+
+
+class SettledRecord(models.Model):
+    """A row that only settlement writes (see ``settlement_writes``)."""
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not _settlement_writes.get():
+            raise ValidationError(
+                _("Games are changed only by entering them again in the score book."),
+                code="settled_only",
+            )
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        if not _settlement_writes.get():
+            raise ValidationError(
+                _("Games are changed only by entering them again in the score book."),
+                code="settled_only",
+            )
+        return super().delete(*args, **kwargs)
 
 
 class Meet(models.Model):
@@ -365,8 +503,27 @@ class Meet(models.Model):
     def __str__(self) -> str:
         return f"{self.date:%Y-%m-%d} {self.get_kind_display()}"
 
+    FROZEN_FIELDS = ("date", "kind", "rule_set_id", "note")
+    """What a finalised meet keeps as it is (its games and attendance too) until reopened."""
+
+    _reopening = False
+
     def save(self, *args: Any, **kwargs: Any) -> None:
+        """Save, refusing any change to a finalised meet, by whatever path (form, admin,
+        history revert, shell): it must be reopened with a reason first (``reopen``)."""
         with transaction.atomic():
+            stored = (
+                Meet.objects.select_for_update()
+                .filter(pk=self.pk)
+                .values("is_final", *self.FROZEN_FIELDS)
+                .first()
+                if self.pk is not None
+                else None
+            )
+            if stored is not None and stored["is_final"]:
+                changed = [f for f in self.FROZEN_FIELDS if stored[f] != getattr(self, f)]
+                if changed or (not self.is_final and not self._reopening):
+                    raise finalised_error()
             super().save(*args, **kwargs)
             # The results carry the meet's date for the standings; keep it in step.
             HanchanResult.objects.filter(meet=self).exclude(played_on=self.date).update(
@@ -376,11 +533,23 @@ class Meet(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("scoring:meet-detail", kwargs={"pk": self.pk})
 
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        with transaction.atomic():
+            if Meet.objects.select_for_update().filter(pk=self.pk, is_final=True).exists():
+                raise finalised_error()
+            return super().delete(*args, **kwargs)
+
     def finalise(self) -> None:
-        """確定: from now on its games cannot change until an organizer reopens it."""
-        self.is_final = True
-        self._change_reason = "確定"
-        self.save()
+        """確定: from now on its games cannot change until an organizer reopens it.
+
+        The meet's row is locked first, so a game being saved at this moment either lands
+        before the meet is final or is refused after (``Hanchan.record`` takes the same lock).
+        """
+        with transaction.atomic():
+            Meet.objects.select_for_update().filter(pk=self.pk).values("pk").first()
+            self.is_final = True
+            self._change_reason = "確定"
+            self.save()
 
     def reopen(self, reason: str) -> None:
         """確定解除, with the reason written into the history."""
@@ -389,7 +558,30 @@ class Meet(models.Model):
             raise ValidationError({"reason": _("Say why the meet is reopened.")})
         self.is_final = False
         self._change_reason = f"確定解除: {reason}"
-        self.save()
+        self._reopening = True
+        try:
+            self.save()
+        finally:
+            self._reopening = False
+
+    def lock_open(self) -> None:
+        """Lock this meet's row for the current transaction and refuse if it is finalised."""
+        if Meet.objects.select_for_update().filter(pk=self.pk, is_final=True).exists():
+            raise finalised_error()
+
+
+@receiver(m2m_changed, sender=Meet.attendees.through)
+def _attendance_of_a_finalised_meet(
+    sender: type[models.Model], instance: Any, action: str, reverse: bool, **kwargs: Any
+) -> None:
+    """The attendance of a finalised meet stays as it is, by whatever path."""
+    if not action.startswith("pre_"):
+        return
+    # Forward (meet.attendees.add) the meet is the instance; reverse (member.meets.add) the
+    # meets are the pks being added or removed.
+    pks = list(kwargs.get("pk_set") or ()) if reverse else [instance.pk]
+    if Meet.objects.filter(pk__in=pks, is_final=True).exists():
+        raise finalised_error()
 
 
 @dataclass
@@ -403,7 +595,7 @@ class PlayerEntry:
     big_hands: Sequence[tuple[str, str]] = field(default=())  # (HandLevel, yakuman name)
 
 
-class Hanchan(models.Model):
+class Hanchan(SettledRecord):
     """One game (半荘) at one table (卓) in one round (回戦) of a meet."""
 
     meet = models.ForeignKey(
@@ -459,7 +651,7 @@ class Hanchan(models.Model):
         """Check the entries and settle them under this game's rule set (nothing saved)."""
         errors: list[ValidationError] = []
         if self.meet.is_final:
-            errors.append(ValidationError(_("This meet is finalised; reopen it to change games.")))
+            errors.append(finalised_error())
         seen: set[int] = set()
         for entry in entries:
             if entry.member.pk in seen:
@@ -478,6 +670,15 @@ class Hanchan(models.Model):
                     )
                 elif yakuman_name and level != HandLevel.YAKUMAN:
                     errors.append(ValidationError(_("Only a yakuman carries a name.")))
+                elif len(yakuman_name) > BigHand.NAME_LENGTH:
+                    errors.append(
+                        ValidationError(
+                            _("A yakuman name has at most %(n)s characters."),
+                            code="yakuman_name_long",
+                            params={"n": BigHand.NAME_LENGTH},
+                        )
+                    )
+        errors.extend(self.seat_conflicts(entries))
         if errors:
             raise ValidationError(errors)
         seats = [rules.SeatScore(seat=e.seat, score=e.score, chombo=e.chombo) for e in entries]
@@ -486,21 +687,58 @@ class Hanchan(models.Model):
         except rules.InvalidGame as error:
             raise invalid_game_error(error) from error
 
+    @property
+    def deposits_p(self) -> Decimal:
+        """What the deposits held take off the table's P total (0 or negative)."""
+        return -rules.points_to_p(self.deposits_held, self.rule_set.params())
+
+    def seat_conflicts(self, entries: Sequence[PlayerEntry]) -> list[ValidationError]:
+        """A player sits at one table per round: those seated at another table of the same
+        meet and round, each named with that table."""
+        if self.meet.pk is None:
+            return []
+        others = (
+            HanchanResult.objects.filter(
+                hanchan__meet_id=self.meet.pk,
+                hanchan__round_no=self.round_no,
+                member_id__in=[e.member.pk for e in entries if e.member.pk is not None],
+            )
+            .exclude(hanchan_id=self.pk)
+            .exclude(hanchan__table_no=self.table_no)  # that would be this game entered twice
+            .select_related("member", "hanchan")
+        )
+        return [
+            ValidationError(
+                _("%(name)s already plays at table %(table)s in round %(round)s."),
+                code="seated_elsewhere",
+                params={
+                    "name": r.member.name,
+                    "table": r.hanchan.table_no,
+                    "round": r.hanchan.round_no,
+                },
+            )
+            for r in others
+        ]
+
     def record(
         self, entries: Sequence[PlayerEntry], expected_version: int | None = None
-    ) -> rules.Settlement:
+    ) -> Recorded:
         """Validate, settle and save this game with its results and big hands: all or nothing.
 
-        ``expected_version`` is the version the editor started from; when the stored game has
-        moved on since (another organizer saved it), nothing is saved. Raises ValidationError
-        (and leaves the database as it was) when anything is wrong.
+        ``expected_version`` is the version the editor started from, required when the game
+        is stored already: when the stored game has moved on since (another organizer saved
+        it), nothing is saved. The meet's row is locked and checked inside the transaction, so
+        a finalise that lands meanwhile is never overtaken. Players missing from the meet's
+        attendance are added to it. Raises ValidationError (and leaves the database as it
+        was) when anything is wrong.
         """
-        settlement = self.settle(entries)
-        by_seat = {e.seat: e for e in entries}
-        with transaction.atomic():
+        with transaction.atomic(), settlement_writes():
+            self.meet.lock_open()
             if self.pk is not None:
                 self._check_version(expected_version)
                 self.version += 1
+            settlement = self.settle(entries)
+            by_seat = {e.seat: e for e in entries}
             self.full_clean()
             self.save()
             for old in self.results.all():
@@ -511,14 +749,19 @@ class Hanchan(models.Model):
                 row.save()
                 for level, yakuman_name in entry.big_hands:
                     BigHand(result=row, level=level, yakuman_name=yakuman_name).save()
-        return settlement
+            present = set(self.meet.attendees.values_list("pk", flat=True))
+            added = [e.member for e in entries if e.member.pk not in present]
+            if added:
+                self.meet.attendees.add(*added)
+        return Recorded(settlement, added)
 
     def _check_version(self, expected_version: int | None) -> None:
-        """Lock the stored row and refuse when it changed since ``expected_version``."""
+        """Lock the stored row and refuse when it changed since ``expected_version`` (or when
+        the editor did not say which version it started from)."""
         stored = Hanchan.objects.select_for_update().filter(pk=self.pk).values("version").first()
         if stored is None:
             raise ValidationError(_("This game was deleted by someone else."), code="gone")
-        if expected_version is not None and stored["version"] != expected_version:
+        if stored["version"] != expected_version:
             raise ValidationError(
                 _(
                     "Someone else changed this game while you were editing it. Your changes "
@@ -526,13 +769,11 @@ class Hanchan(models.Model):
                 ),
                 code="stale",
             )
-        self.version = stored["version"]
 
     def remove(self) -> None:
         """Delete this game (its results and big hands go with it, each into the history)."""
-        if self.meet.is_final:
-            raise ValidationError(_("This meet is finalised; reopen it to change games."))
-        with transaction.atomic():
+        with transaction.atomic(), settlement_writes():
+            self.meet.lock_open()
             for result in self.results.all():
                 for hand in result.big_hands.all():
                     hand.delete()
@@ -540,7 +781,15 @@ class Hanchan(models.Model):
             self.delete()
 
 
-class HanchanResult(models.Model):
+@dataclass(frozen=True)
+class Recorded:
+    """What ``Hanchan.record`` did: the settlement, and who was added to the attendance."""
+
+    settlement: rules.Settlement
+    added_to_attendance: list[Member]
+
+
+class HanchanResult(SettledRecord):
     """One player's line of a game: what was entered and what settlement gave."""
 
     hanchan = models.ForeignKey(
@@ -563,11 +812,14 @@ class HanchanResult(models.Model):
     meet = models.ForeignKey(
         Meet, verbose_name=_("meet"), on_delete=models.CASCADE, related_name="+"
     )
+    rule_set = models.ForeignKey(
+        RuleSet, verbose_name=_("rule set"), on_delete=models.PROTECT, related_name="+"
+    )
     played_on = models.DateField(_("date"))
     is_last = models.BooleanField(_("last place"))
 
     # Derived columns, not worth an audit trail of their own.
-    history = HistoricalRecords(excluded_fields=["meet", "played_on", "is_last"])
+    history = HistoricalRecords(excluded_fields=["meet", "rule_set", "played_on", "is_last"])
 
     class Meta:
         verbose_name = _("result")
@@ -591,6 +843,7 @@ class HanchanResult(models.Model):
                     "chombo",
                     "total_points",
                     "meet",
+                    "rule_set",
                 ],
                 name="result_standings_cover",
             ),
@@ -616,19 +869,22 @@ class HanchanResult(models.Model):
             chombo_points=result.chombo_points,
             total_points=result.total,
             meet=game.meet,
+            rule_set=game.rule_set,
             played_on=game.meet.date,
             is_last=result.place == game.rule_set.players,
         )
 
 
-class BigHand(models.Model):
+class BigHand(SettledRecord):
     """A hand of mangan or more (満貫以上) won by a player in a game."""
 
     result = models.ForeignKey(
         HanchanResult, verbose_name=_("result"), on_delete=models.CASCADE, related_name="big_hands"
     )
+    NAME_LENGTH = 40
+
     level = models.CharField(_("level"), max_length=10, choices=HandLevel.choices)
-    yakuman_name = models.CharField(_("yakuman name"), max_length=40, blank=True)
+    yakuman_name = models.CharField(_("yakuman name"), max_length=NAME_LENGTH, blank=True)
 
     history = HistoricalRecords()
 

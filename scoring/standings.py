@@ -3,10 +3,17 @@
 Pages, PDF and Excel reports only lay out what these functions return; nothing else counts.
 Each function runs a fixed number of queries, whatever the number of members or games.
 
+Every standings table is for one standings group (成績グループ, DOMAIN.md): P from different rule
+systems is never added together. The filters name the group (the club's by default) and,
+within it, optionally one rule set. Only the games CSV reads every game of a period.
+
 Places are those stored at settlement ("1 + the number of players with a strictly higher
 score", DOMAIN.md); "last" is the last place of the game's own rule set (4th, or 3rd at a
-3-player table), also stored at settlement (``is_last``), as is the meet's date
-(``played_on``), so that a period's standings are one pass over a covering index. Under カンターン (scores do not count) the standings count wins (1st places).
+3-player table), also stored at settlement (``is_last``), as are the meet's date
+(``played_on``) and the game's rule set, so that a period's standings are one pass over a
+covering index. Place counts keep 3- and 4-player games apart (a three-player last is a last,
+never a four-player 3位); the last-avoid rate counts both. In a group where no rule set
+counts scores (カンターン, 1-0-0-0) the standings count wins (1st places).
 
 Sums of P come from the database. SQLite adds decimals in floating point, so each sum is
 rounded to a tenth: exact while the accumulated error stays below 0.05 P, which holds far
@@ -22,12 +29,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal
+from functools import cached_property
 
 from django.db.models import Count, Max, Q, QuerySet, Sum
 from django.utils.translation import gettext as _
 
 from members.models import Member
-from scoring.models import BigHand, HanchanResult, MeetKind, RuleSet
+from scoring.models import BigHand, HanchanResult, MeetKind, RuleSet, StandingsGroup
 
 TENTH = Decimal("0.1")
 HUNDREDTH = Decimal("0.01")
@@ -139,8 +147,65 @@ class Period:
 class Filters:
     period: Period = field(default_factory=Period.all_time)
     kind: str = ""  # "" for every meet kind, else a MeetKind value
-    rule_set: RuleSet | None = None
+    group: StandingsGroup | None = None  # the standings group; None: the club's
+    rule_set: RuleSet | None = None  # one rule set of the group, or None for all of them
     min_games: int = 0  # 規定打数: below it, the rate columns stay empty
+    every_group: bool = False  # every game whatever its group (the games CSV only)
+
+    @cached_property
+    def standings_group(self) -> StandingsGroup | None:
+        """The group these filters count: the rule set's, the one named, or the club's."""
+        if self.every_group:
+            return None
+        if self.rule_set is not None:
+            return self.rule_set.group
+        return self.group or StandingsGroup.club()
+
+    @cached_property
+    def group_rule_sets(self) -> list[RuleSet]:
+        """Every rule set of the group (empty: every game is counted)."""
+        group = self.standings_group
+        return list(group.rule_sets.all()) if group is not None else []
+
+    @property
+    def rule_sets(self) -> list[RuleSet]:
+        """The rule sets whose games are counted (empty: every game)."""
+        return [self.rule_set] if self.rule_set is not None else self.group_rule_sets
+
+    @property
+    def is_club_group(self) -> bool:
+        return self.rule_set is None and any(r.is_default for r in self.group_rule_sets)
+
+    @property
+    def file_key(self) -> str:
+        """What a report's file name says of these filters: the period, and the group or rule
+        set when it is not the club's group."""
+        if self.rule_set is not None:
+            return f"{self.period.key}-rule{self.rule_set.pk}"
+        group = self.standings_group
+        if group is None or self.is_club_group:
+            return self.period.key
+        return f"{self.period.key}-group{group.pk}"
+
+    @property
+    def label(self) -> str:
+        """The group (and rule set) counted, for headings: 日本健康麻将協会 / 白樺会・白樺会 三人打ち;
+        empty for the club's group as a whole, which every report is for unless it says."""
+        group = self.standings_group
+        if group is None or self.is_club_group:
+            return ""
+        if self.rule_set is not None:
+            return f"{group.name}・{self.rule_set.name}"
+        return group.name
+
+    @property
+    def heading(self) -> str:
+        """The period, and the group when it is not the club's: 2025年度 上期　日本健康麻将協会."""
+        return "　".join(part for part in (self.period.label, self.label) if part)
+
+    @property
+    def three_player_ids(self) -> list[int]:
+        return [r.pk for r in self.rule_sets if r.players == 3]
 
 
 @dataclass
@@ -150,9 +215,9 @@ class StandingRow:
     furigana: str
     games: int
     total: Decimal
-    places: tuple[int, int, int, int]  # games at 1st … 4th
-    lasts: int  # games at the last place of that game's rule set
-    place_sum: int
+    places: tuple[int, int, int, int]  # 4-player games at 1st … 4th
+    lasts: int  # games at the last place of that game's rule set (3- and 4-player)
+    place_sum: int  # of the 4-player games
     best_game: Decimal
     highest_score: int
     below_zero: int
@@ -161,18 +226,37 @@ class StandingRow:
     big_hands: dict[str, int] = field(default_factory=dict)  # level -> count
     position: int = 0
     qualified: bool = True  # has the minimum number of games for the rate columns
+    places3: tuple[int, int, int] = (0, 0, 0)  # 3-player games at 1st … 3rd
+    place_sum3: int = 0  # of the 3-player games
 
     @property
     def wins(self) -> int:
-        return self.places[0]
+        return self.places[0] + self.places3[0]
+
+    @property
+    def games3(self) -> int:
+        return sum(self.places3)
+
+    @property
+    def games4(self) -> int:
+        return self.games - self.games3
 
     @property
     def average(self) -> Decimal:
         return (self.total / self.games).quantize(TENTH, ROUND_HALF_UP)
 
     @property
-    def average_place(self) -> Decimal:
-        return (Decimal(self.place_sum) / self.games).quantize(HUNDREDTH, ROUND_HALF_UP)
+    def average_place(self) -> Decimal | None:
+        """Of the 4-player games (a 3-player place is not a 4-player one)."""
+        if not self.games4:
+            return None
+        return (Decimal(self.place_sum) / self.games4).quantize(HUNDREDTH, ROUND_HALF_UP)
+
+    @property
+    def average_place3(self) -> Decimal | None:
+        if not self.games3:
+            return None
+        return (Decimal(self.place_sum3) / self.games3).quantize(HUNDREDTH, ROUND_HALF_UP)
 
     def _rate(self, count: int) -> Decimal | None:
         if not self.qualified:
@@ -180,16 +264,12 @@ class StandingRow:
         return (Decimal(count) / self.games).quantize(THOUSANDTH, ROUND_HALF_UP)
 
     @property
-    def place_rates(self) -> tuple[Decimal | None, ...]:
-        return tuple(self._rate(n) for n in self.places)
-
-    @property
     def top_rate(self) -> Decimal | None:
-        return self._rate(self.places[0])
+        return self._rate(self.wins)
 
     @property
     def top_two_rate(self) -> Decimal | None:
-        return self._rate(self.places[0] + self.places[1])
+        return self._rate(self.places[0] + self.places[1] + self.places3[0] + self.places3[1])
 
     @property
     def last_avoid_rate(self) -> Decimal | None:
@@ -203,8 +283,8 @@ class StandingRow:
 def selection(filters: Filters, path: str = "") -> Q:
     """The filters as a condition on HanchanResult, reached through ``path`` (e.g. "result__").
 
-    The period is read from the date each result carries (``played_on``), so a period alone
-    needs no join.
+    The period and the rule sets are read from what each result carries (``played_on``,
+    ``rule_set``), so they need no join.
     """
     condition = Q()
     period = filters.period
@@ -214,8 +294,8 @@ def selection(filters: Filters, path: str = "") -> Q:
         condition &= Q(**{f"{path}played_on__lte": period.end})
     if filters.kind:
         condition &= Q(**{f"{path}meet__kind": filters.kind})
-    if filters.rule_set is not None:
-        condition &= Q(**{f"{path}hanchan__rule_set": filters.rule_set})
+    if not filters.every_group:
+        condition &= Q(**{f"{path}rule_set__in": [r.pk for r in filters.rule_sets]})
     return condition
 
 
@@ -224,36 +304,102 @@ def results_for(filters: Filters) -> QuerySet[HanchanResult]:
     return HanchanResult.objects.filter(selection(filters))
 
 
-def listed_results(filters: Filters) -> QuerySet[HanchanResult]:
-    """The selected results in sheet order (date, meet kind, round, table, seat), with the
-    member, game, meet and big hands loaded: every game, one row per player."""
-    return (
-        results_for(filters)
-        .select_related("member", "hanchan", "meet")
-        .prefetch_related("big_hands")
-        .order_by("played_on", "meet__kind", "hanchan__round_no", "hanchan__table_no", "seat")
+@dataclass(frozen=True)
+class GameRow:
+    """One player's line of a game, with all its game holds: what the games CSV and the Excel
+    games sheet list (one row source, two renderers)."""
+
+    played_on: date
+    kind: str  # a MeetKind value
+    round_no: int
+    table_no: int
+    seat: int
+    name: str
+    score: int
+    chombo: int
+    big_hands: tuple[tuple[str, str], ...]  # (HandLevel, yakuman name)
+    place: int
+    total: Decimal
+    rule_set: str
+    deposits_held: int
+    note: str
+
+
+def game_rows(filters: Filters) -> list[GameRow]:
+    """Every selected game, one row per player, in sheet order (date, meet kind, round, table,
+    seat): plain values from one query, and one for the big hands."""
+    results = results_for(filters)
+    hands: dict[int, list[tuple[str, str]]] = defaultdict(list)
+    for result_id, level, yakuman_name in (
+        BigHand.objects.filter(result__in=results)
+        .order_by("pk")
+        .values_list("result_id", "level", "yakuman_name")
+    ):
+        hands[result_id].append((level, yakuman_name))
+    fields = (
+        "pk",
+        "played_on",
+        "meet__kind",
+        "hanchan__round_no",
+        "hanchan__table_no",
+        "seat",
+        "member__name",
+        "score",
+        "chombo",
+        "place",
+        "total_points",
+        "rule_set__name",
+        "hanchan__deposits_held",
+        "hanchan__note",
     )
+    ordered = results.order_by(
+        "played_on", "meet__kind", "hanchan__round_no", "hanchan__table_no", "seat"
+    )
+    return [
+        GameRow(
+            played_on=v[1],
+            kind=v[2],
+            round_no=v[3],
+            table_no=v[4],
+            seat=v[5],
+            name=v[6],
+            score=v[7],
+            chombo=v[8],
+            big_hands=tuple(hands.get(v[0], ())),
+            place=v[9],
+            total=Decimal(v[10]).quantize(TENTH),
+            rule_set=v[11],
+            deposits_held=v[12],
+            note=v[13],
+        )
+        for v in ordered.values_list(*fields)
+    ]
 
 
 def counts_wins(filters: Filters) -> bool:
-    """カンターン: when every selected game only counts the win, rank by wins."""
-    return filters.rule_set is not None and not filters.rule_set.scores_count
+    """カンターン: when no counted rule set counts scores (1-0-0-0), rank by wins."""
+    return bool(filters.rule_sets) and not any(r.scores_count for r in filters.rule_sets)
 
 
 def compute_standings(filters: Filters) -> list[StandingRow]:
     """One row per member with games in the period, best first (three queries)."""
+    three = Q(rule_set__in=filters.three_player_ids)
     rows = (
         results_for(filters)
         .values("member_id")
         .annotate(
             games=Count("id"),
             total=Sum("total_points"),
-            p1=Count("id", filter=Q(place=1)),
-            p2=Count("id", filter=Q(place=2)),
-            p3=Count("id", filter=Q(place=3)),
-            p4=Count("id", filter=Q(place=4)),
+            p1=Count("id", filter=Q(place=1) & ~three),
+            p2=Count("id", filter=Q(place=2) & ~three),
+            p3=Count("id", filter=Q(place=3) & ~three),
+            p4=Count("id", filter=Q(place=4) & ~three),
+            t1=Count("id", filter=Q(place=1) & three),
+            t2=Count("id", filter=Q(place=2) & three),
+            t3=Count("id", filter=Q(place=3) & three),
             lasts=Count("id", filter=Q(is_last=True)),
-            place_sum=Sum("place"),
+            place_sum=Sum("place", filter=~three, default=0),
+            place_sum3=Sum("place", filter=three, default=0),
             best_game=Max("total_points"),
             highest_score=Max("score"),
             below_zero=Count("id", filter=Q(score__lt=0)),
@@ -286,6 +432,8 @@ def compute_standings(filters: Filters) -> list[StandingRow]:
             games=r["games"],
             total=Decimal(r["total"]).quantize(TENTH, ROUND_HALF_UP),
             places=(r["p1"], r["p2"], r["p3"], r["p4"]),
+            places3=(r["t1"], r["t2"], r["t3"]),
+            place_sum3=r["place_sum3"],
             lasts=r["lasts"],
             place_sum=r["place_sum"],
             best_game=Decimal(r["best_game"]).quantize(TENTH, ROUND_HALF_UP),
@@ -310,13 +458,28 @@ def compute_standings(filters: Filters) -> list[StandingRow]:
     return standings
 
 
+@dataclass(frozen=True)
+class PlaceColumns:
+    """Which place counts a table shows: 4-player (1位–4位) and 3-player (三人打ち1位–3位),
+    each when its games are there (4-player when there is nothing at all)."""
+
+    four: bool
+    three: bool
+
+    @classmethod
+    def of(cls, rows: Iterable[StandingRow]) -> PlaceColumns:
+        rows = list(rows)
+        three = any(r.games3 for r in rows)
+        return cls(four=any(r.games4 for r in rows) or not three, three=three)
+
+
 SORT_KEYS = {
     "position": lambda r: (r.position,),
     "name": lambda r: (r.furigana, r.name),
     "games": lambda r: (-r.games, r.position),
     "total": lambda r: (r.position,),
     "average": lambda r: (-r.average, r.position),
-    "average_place": lambda r: (r.average_place, r.position),
+    "average_place": lambda r: (r.average_place is None, r.average_place or 0, r.position),
     "top_rate": lambda r: (r.top_rate is None, -(r.top_rate or 0), r.position),
     "top_two_rate": lambda r: (r.top_two_rate is None, -(r.top_two_rate or 0), r.position),
     "last_avoid_rate": lambda r: (r.last_avoid_rate is None, -(r.last_avoid_rate or 0), r.position),
@@ -348,6 +511,7 @@ class GameLine:
     seat: str
     score: int
     place: int
+    players: int  # at the table: 3 or 4
     total: Decimal
     cumulative: Decimal
     big_hands: list[str]
@@ -359,7 +523,8 @@ class MonthLine:
     month: date
     games: int
     total: Decimal
-    places: tuple[int, int, int, int]
+    places: tuple[int, int, int, int]  # 4-player games
+    places3: tuple[int, int, int] = (0, 0, 0)  # 3-player games
 
 
 @dataclass
@@ -397,7 +562,7 @@ class MemberRecord:
 def _record_results(filters: Filters) -> QuerySet[HanchanResult]:
     return (
         results_for(filters)
-        .select_related("hanchan__meet")
+        .select_related("hanchan__meet", "rule_set")
         .prefetch_related("big_hands")
         .order_by("played_on", "meet__kind", "hanchan__round_no")
     )
@@ -439,6 +604,7 @@ def _record(summary: StandingRow | None, results: Iterable[HanchanResult]) -> Me
                 seat=r.get_seat_display(),
                 score=r.score,
                 place=r.place,
+                players=r.rule_set.players,
                 total=r.total_points,
                 cumulative=running,
                 big_hands=[str(h) for h in r.big_hands.all()],
@@ -451,10 +617,14 @@ def _record(summary: StandingRow | None, results: Iterable[HanchanResult]) -> Me
         line = months.setdefault(key, MonthLine(key, 0, Decimal(0), (0, 0, 0, 0)))
         line.games += 1
         line.total += g.total
-        places = list(line.places)
-        if 1 <= g.place <= 4:
-            places[g.place - 1] += 1
-        line.places = (places[0], places[1], places[2], places[3])
+        if g.players == 3:
+            three = list(line.places3)
+            three[g.place - 1] += 1
+            line.places3 = (three[0], three[1], three[2])
+        else:
+            four = list(line.places)
+            four[g.place - 1] += 1
+            line.places = (four[0], four[1], four[2], four[3])
     meets: list[DayLine] = []
     for g in games:
         if meets and meets[-1].date == g.date and meets[-1].meet_kind == g.meet_kind:

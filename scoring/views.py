@@ -34,9 +34,12 @@ def games_with_results() -> Any:
 @require_safe
 def home(request: HttpRequest) -> HttpResponse:
     """The latest meet's games, and the meets before it (with their number of games)."""
-    meets = Meet.objects.select_related("rule_set")
+    meets = Meet.objects.select_related("rule_set").order_by("-date", "kind")
     latest = meets.prefetch_related(Prefetch("hanchans", games_with_results())).first()
-    earlier = meets.annotate(games=Count("hanchans"))[1:6] if latest else []
+    # annotate() with Count drops Meta.ordering (GROUP BY): the order is given again here.
+    earlier = (
+        meets.annotate(games=Count("hanchans")).order_by("-date", "kind")[1:6] if latest else []
+    )
     return render(request, "scoring/home.html", {"latest": latest, "earlier": earlier})
 
 
@@ -66,9 +69,16 @@ def meet_create(request: HttpRequest) -> HttpResponse:
 @organizer_required
 def meet_edit(request: HttpRequest, pk: int) -> HttpResponse:
     meet = get_object_or_404(Meet, pk=pk)
+    if meet.is_final:
+        messages.error(request, _("This meet is finalised; reopen it to change it."))
+        return redirect("scoring:meet-detail", pk=meet.pk)
     form = MeetForm(request.POST or None, instance=meet)
     if request.method == "POST" and form.is_valid():
-        form.save()
+        try:
+            form.save()
+        except ValidationError as error:  # finalised meanwhile
+            messages.error(request, " ".join(error.messages))
+            return redirect("scoring:meet-detail", pk=meet.pk)
         messages.success(request, _("Saved."))
         return redirect("scoring:meet-detail", pk=meet.pk)
     status = 400 if request.method == "POST" else 200
@@ -170,6 +180,9 @@ def _game_form(
                 form.stale_message = error.messages[0]
         else:
             messages.success(request, _("Saved %(game)s.") % {"game": saved})
+            if form.added_to_attendance:
+                names = "、".join(m.name for m in form.added_to_attendance)
+                messages.info(request, _("Added to the attendance: %(names)s.") % {"names": names})
             return redirect(f"{saved.meet.get_absolute_url()}#game-{saved.pk}")
     status = 400 if request.method == "POST" else 200
     return render(

@@ -11,6 +11,7 @@ from scoring.models import Meet
 from scoring.reports.games_csv import render_games_csv
 from scoring.reports.pdf import render_meet_pdf, render_member_pdf, render_standings_pdf
 from scoring.reports.xlsx import render_standings_xlsx
+from scoring.standings import Filters
 from scoring.views_standings import filters_from
 
 
@@ -38,7 +39,11 @@ def standings_xlsx(request: HttpRequest) -> HttpResponse:
 
 @require_safe
 def games_csv(request: HttpRequest) -> HttpResponse:
-    return download(request, render_games_csv(filters_from(request)))
+    """Every game of the period (and meet kind) shown, whatever its group: the club's data."""
+    shown = filters_from(request)
+    return download(
+        request, render_games_csv(Filters(period=shown.period, kind=shown.kind, every_group=True))
+    )
 
 
 @require_safe

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 from urllib.parse import urlencode
 
@@ -19,11 +20,12 @@ from django.views.decorators.vary import vary_on_headers
 
 from members.models import Member
 from members.roles import is_organizer, organizer_required
-from scoring.models import ClubSettings, Meet, MeetKind, RuleSet
+from scoring.models import ClubSettings, Meet, MeetKind, RuleSet, StandingsGroup
 from scoring.reports.charts import cumulative_chart, places_chart
 from scoring.standings import (
     Filters,
     Period,
+    PlaceColumns,
     compute_standings,
     counts_wins,
     member_record,
@@ -31,11 +33,20 @@ from scoring.standings import (
 )
 
 
+def _number(text: str | None) -> int | None:
+    """A whole number from the query string, or None (``"²".isdigit()`` is true; int fails)."""
+    if text and re.fullmatch(r"[0-9]{1,9}", text):
+        return int(text)
+    return None
+
+
 def filters_from(request: HttpRequest) -> Filters:
-    """Read period, kind, rule set and the minimum of games from the query string.
+    """Read period, kind, standings group, rule set and the minimum of games from the query
+    string.
 
     Anything unreadable falls back to its default: the half-year of the latest meet, every
-    kind, every rule set, no minimum.
+    kind, the club's group, all its rule sets, no minimum. A rule set of another group than
+    the one named is ignored.
     """
     params = request.GET
     try:
@@ -46,18 +57,25 @@ def filters_from(request: HttpRequest) -> Filters:
     kind = params.get("kind", "")
     if kind not in MeetKind.values:
         kind = ""
+    group = None
+    if (group_pk := _number(params.get("group"))) is not None:
+        group = StandingsGroup.objects.filter(pk=group_pk).first()
     rule_set = None
-    if params.get("rule", "").isdigit():
-        rule_set = RuleSet.objects.filter(pk=int(params["rule"])).first()
-    min_games = int(params["min"]) if params.get("min", "").isdigit() else 0
-    return Filters(period=period, kind=kind, rule_set=rule_set, min_games=min(min_games, 999))
+    if (rule_pk := _number(params.get("rule"))) is not None:
+        rule_set = RuleSet.objects.select_related("group").filter(pk=rule_pk).first()
+        if rule_set is not None and group is not None and rule_set.group_id != group.pk:
+            rule_set = None
+    min_games = min(_number(params.get("min")) or 0, 999)
+    return Filters(period=period, kind=kind, group=group, rule_set=rule_set, min_games=min_games)
 
 
 def query_for(filters: Filters, **changes: Any) -> str:
     """The query string of these filters, with some values changed."""
+    group = filters.standings_group
     values: dict[str, Any] = {
         "period": filters.period.key,
         "kind": filters.kind,
+        "group": group.pk if group is not None and not filters.is_club_group else "",
         "rule": filters.rule_set.pk if filters.rule_set else "",
         "min": filters.min_games or "",
     }
@@ -93,7 +111,9 @@ def context_for(filters: Filters) -> dict[str, Any]:
         "previous_query": query_for(filters, period=previous.key) if previous else "",
         "next_query": query_for(filters, period=following.key) if following else "",
         "kinds": [("", _("All meets")), *MeetKind.choices],
-        "rule_sets": RuleSet.objects.all(),
+        "groups": StandingsGroup.objects.all(),
+        "group": filters.standings_group,
+        "rule_sets": filters.group_rule_sets,
         "query": query_for(filters),
     }
 
@@ -116,6 +136,47 @@ def standings_visibility(request: HttpRequest) -> HttpResponse:
     return redirect("scoring:standings")
 
 
+def download_links(filters: Filters) -> list[tuple[str, str]]:
+    """The standings page's downloads, for exactly the filters shown."""
+    query = query_for(filters)
+    return [
+        (_("PDF"), f"{reverse('scoring:standings-pdf')}?{query}"),
+        (_("Excel"), f"{reverse('scoring:standings-xlsx')}?{query}"),
+        (_("CSV (every game)"), f"{reverse('scoring:games-csv')}?{query}"),
+    ]
+
+
+def standings_columns(places: PlaceColumns, wins: bool) -> list[tuple[str, str]]:
+    """(sort key, heading) of the standings table. ``places`` stands for the 4-player place
+    counts and ``places3`` for the 3-player ones, each shown only when the group has such
+    games; a 1-0-0-0 group shows wins and the win rate instead of P."""
+    columns = [("position", _("Rank")), ("name", _("Name")), ("games", _("Games"))]
+    if wins:
+        columns += [("total", _("Wins")), ("top_rate", _("Win rate"))]
+    else:
+        columns += [("total", _("Total P"))]
+    if places.four:
+        columns.append(("places", ""))
+    if places.three:
+        columns.append(("places3", ""))
+    if not wins:
+        columns += [
+            ("average", _("Average P")),
+            ("average_place", _("Average place")),
+            ("top_rate", _("Top rate")),
+            ("top_two_rate", _("Top-two rate")),
+            ("last_avoid_rate", _("Last-avoid rate")),
+            ("best_game", _("Best game")),
+            ("highest_score", _("Highest score")),
+        ]
+    columns += [
+        ("big_hands", _("Mangan or better")),
+        ("chombo", _("Chombo")),
+        ("meets", _("Meets attended")),
+    ]
+    return columns
+
+
 @login_not_required
 @vary_on_headers("HX-Request")
 @require_safe
@@ -128,34 +189,14 @@ def standings(request: HttpRequest) -> HttpResponse:
     sort = request.GET.get("sort", "position")
     rows = sort_standings(compute_standings(filters), sort)
     wins = counts_wins(filters)
-    query = query_for(filters)
     context = {**context_for(filters), "rows": rows, "sort": sort, "wins": wins}
     if is_organizer(request.user):
         context["visibility"] = {
             "public": standings_are_public(),
             "forced": settings.STANDINGS_PUBLIC,
         }
-    context["downloads"] = [
-        (_("PDF"), f"{reverse('scoring:standings-pdf')}?{query}"),
-        (_("Excel"), f"{reverse('scoring:standings-xlsx')}?{query}"),
-        (_("CSV (every game)"), f"{reverse('scoring:games-csv')}?{query}"),
-    ]
-    context["columns"] = [
-        ("position", _("Rank")),
-        ("name", _("Name")),
-        ("games", _("Games")),
-        ("total", _("Wins") if wins else _("Total P")),
-        ("average", _("Average P")),
-        ("average_place", _("Average place")),
-        ("top_rate", _("Top rate")),
-        ("top_two_rate", _("Top-two rate")),
-        ("last_avoid_rate", _("Last-avoid rate")),
-        ("best_game", _("Best game")),
-        ("highest_score", _("Highest score")),
-        ("big_hands", _("Mangan or better")),
-        ("chombo", _("Chombo")),
-        ("meets", _("Meets attended")),
-    ]
+    context["downloads"] = download_links(filters)
+    context["columns"] = standings_columns(PlaceColumns.of(rows), wins)
     template = "scoring/standings.html"
     if request.htmx:
         template += "#standings"
@@ -175,6 +216,8 @@ def member_detail(request: HttpRequest, pk: int) -> HttpResponse:
             **context_for(filters),
             "member": member,
             "record": record,
+            "wins": counts_wins(filters),
+            "place_columns": PlaceColumns.of([record.summary] if record.summary else []),
             "downloads": [(_("PDF"), pdf)],
         },
     )
@@ -192,9 +235,17 @@ def member_chart(request: HttpRequest, pk: int, chart: str) -> HttpResponse:
             labels, [g.cumulative for g in record.games], _("Cumulative P"), _("P")
         )
     else:
-        places = record.summary.places if record.summary else (0, 0, 0, 0)
-        labels = [_("1st"), _("2nd"), _("3rd"), _("4th")]
-        svg = places_chart(labels, list(places), _("Games at each place"))
+        summary = record.summary
+        labels: list[str] = []
+        counts: list[int] = []
+        columns = PlaceColumns.of([summary] if summary else [])
+        if columns.four:
+            labels += [_("1st"), _("2nd"), _("3rd"), _("4th")]
+            counts += list(summary.places) if summary else [0, 0, 0, 0]
+        if columns.three:
+            labels += [_("3-player 1st"), _("3-player 2nd"), _("3-player 3rd")]
+            counts += list(summary.places3) if summary else [0, 0, 0]
+        svg = places_chart(labels, counts, _("Games at each place"))
     response = HttpResponse(svg, content_type="image/svg+xml")
     response["Cache-Control"] = "private, max-age=300"
     return response

@@ -1,26 +1,29 @@
 """Every game as CSV, in the import format (scoring/imports.py), UTF-8 with a BOM so that
-Excel in Japan opens it correctly. Lays out stored results; counts nothing."""
+Excel in Japan opens it correctly. Lays out ``standings.game_rows``; counts nothing.
+
+It carries all that a game holds (rule set, deposits held, chombo, big hands, note), so an
+export imports back into an empty score book and exports again byte for byte. Text that a
+spreadsheet would run as a formula is written behind an apostrophe (``imports.neutralise``).
+"""
 
 from __future__ import annotations
 
 import csv
 import io
 
-from scoring.imports import COLUMNS, KIND_LABELS
-from scoring.models import SEAT_NAMES, HanchanResult, MeetKind, format_big_hands
-from scoring.standings import Filters, listed_results
+from scoring.imports import COLUMNS, KIND_LABELS, neutralise
+from scoring.models import SEAT_NAMES, MeetKind, format_big_hands
+from scoring.standings import Filters, GameRow, game_rows
 
 HEADER = [COLUMNS[key][0] for key in COLUMNS]
 
 
 def render_games_csv(filters: Filters) -> tuple[str, str, bytes]:
     """(filename, content type, bytes) of the games a set of filters selects."""
-    results = listed_results(filters)
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\r\n")
     writer.writerow(HEADER)
-    for r in results:
-        writer.writerow(row_for(r))
+    writer.writerows(csv_row(row) for row in game_rows(filters))
     return (
         f"shirakaba-games-{filters.period.key}.csv",
         "text/csv; charset=utf-8",
@@ -28,16 +31,19 @@ def render_games_csv(filters: Filters) -> tuple[str, str, bytes]:
     )
 
 
-def row_for(result: HanchanResult) -> list[str]:
-    hands = format_big_hands([(h.level, h.yakuman_name) for h in result.big_hands.all()])
+def csv_row(row: GameRow) -> list[str]:
+    """One row in the order of ``imports.COLUMNS``."""
     return [
-        result.played_on.isoformat(),
-        KIND_LABELS[MeetKind(result.meet.kind)],
-        str(result.hanchan.table_no),
-        str(result.hanchan.round_no),
-        SEAT_NAMES[result.seat],
-        result.member.name,
-        str(result.score),
-        str(result.chombo) if result.chombo else "",
-        hands,
+        row.played_on.isoformat(),
+        KIND_LABELS[MeetKind(row.kind)],
+        str(row.table_no),
+        str(row.round_no),
+        SEAT_NAMES[row.seat],
+        neutralise(row.name),
+        str(row.score),
+        str(row.chombo) if row.chombo else "",
+        neutralise(format_big_hands(row.big_hands)),
+        neutralise(row.rule_set),
+        str(row.deposits_held) if row.deposits_held else "",
+        neutralise(row.note),
     ]

@@ -25,6 +25,7 @@ from scoring.standings import (
     Filters,
     MemberRecord,
     Period,
+    PlaceColumns,
     StandingRow,
     big_hand_list,
     compute_standings,
@@ -148,8 +149,9 @@ def render_standings_pdf(
     context = {
         "title": title,
         "filters": filters,
-        "period_label": period.label,
+        "period_label": filters.heading,
         "rows": rows,
+        "place_columns": PlaceColumns.of(rows),
         "wins": counts_wins(filters),
         "big_hands": big_hand_list(filters),
         "chombo_rows": [r for r in rows if r.chombo],
@@ -158,7 +160,7 @@ def render_standings_pdf(
     }
     kind = "monthly" if monthly else "standings"
     return (
-        f"shirakaba-{kind}-{period.key}.pdf",
+        f"shirakaba-{kind}-{filters.file_key}.pdf",
         CONTENT_TYPE,
         _standings_pdf(context, with_members),
     )
@@ -173,13 +175,14 @@ def render_member_pdf(member_id: int, filters: Filters) -> tuple[str, str, bytes
     context = {
         "title": _("Personal record"),
         "filters": filters,
-        "period_label": filters.period.label,
+        "period_label": filters.heading,
         "members": members,
         "only_members": True,
+        "place_columns": PlaceColumns.of([record.summary] if record.summary else []),
     }
     html = _html("reports/standings.html", context)
     return (
-        f"shirakaba-member-{member_id}-{filters.period.key}.pdf",
+        f"shirakaba-member-{member_id}-{filters.file_key}.pdf",
         CONTENT_TYPE,
         weasy.write_pdf(html, _images(members)),
     )
@@ -196,13 +199,17 @@ def render_meet_pdf(meet: Meet) -> tuple[str, str, bytes]:
     rounds: dict[int, list[Hanchan]] = {}
     for game in games:
         rounds.setdefault(game.round_no, []).append(game)
-    day_filters = Filters(period=Period.between(meet.date, meet.date), kind=meet.kind)
+    day_filters = Filters(
+        period=Period.between(meet.date, meet.date), kind=meet.kind, group=meet.rule_set.group
+    )
+    day_rows = compute_standings(day_filters)
     context = {
         "title": _("Meet sheet"),
         "meet": meet,
         "period_label": f"{meet_date(meet.date)} {meet.get_kind_display()}",
         "rounds": sorted(rounds.items()),
-        "day_rows": compute_standings(day_filters),
+        "day_rows": day_rows,
+        "place_columns": PlaceColumns.of(day_rows),
     }
     return (
         f"shirakaba-meet-{meet.date:%Y-%m-%d}-{meet.kind}.pdf",

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import io
 import re
-from collections import defaultdict
 from collections.abc import Sequence
 from datetime import date
 from decimal import Decimal
@@ -23,14 +22,15 @@ from openpyxl.worksheet.properties import PageSetupProperties
 from openpyxl.worksheet.worksheet import Worksheet
 
 from scoring.imports import KIND_LABELS
-from scoring.models import SEAT_NAMES, BigHand, MeetKind
+from scoring.models import SEAT_NAMES, MeetKind, format_big_hands
 from scoring.standings import (
     Filters,
+    PlaceColumns,
     StandingRow,
     compute_standings,
-    listed_results,
+    counts_wins,
+    game_rows,
     member_records,
-    results_for,
 )
 
 CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -73,6 +73,9 @@ GAMES_HEADER = [
     "P",
     "錯和",
     "満貫以上",
+    "ルール",
+    "供託",
+    "備考",
 ]
 MEMBER_HEADER = [
     "日付",
@@ -114,25 +117,59 @@ def standings_row(r: StandingRow) -> list[Any]:
     ]
 
 
+THREE_PLAYER_HEADER = ["三人打ち1位", "三人打ち2位", "三人打ち3位", "三人打ち平均順位"]
+WINS_HEADER = ["順位", "氏名", "半荘数", "勝ち数", "勝率", "満貫以上", "錯和", "出席回数"]
+
+
+def standings_sheet(
+    filters: Filters, rows: list[StandingRow]
+) -> tuple[list[str], list[list[Any]], dict[str, str]]:
+    """The standings sheet's header, rows and number formats for the group counted: the
+    club's columns (3-player place counts after them when the group has 3-player games), or
+    wins and the win rate for a 1-0-0-0 group."""
+    if counts_wins(filters):
+        return (
+            WINS_HEADER,
+            [
+                [
+                    r.position,
+                    r.name,
+                    r.games,
+                    r.wins,
+                    r.top_rate,
+                    r.big_hand_total,
+                    r.chombo,
+                    r.meets,
+                ]
+                for r in rows
+            ],
+            {"勝率": RATE_FORMAT},
+        )
+    header = list(STANDINGS_HEADER)
+    body = [standings_row(r) for r in rows]
+    if PlaceColumns.of(rows).three:
+        header += THREE_PLAYER_HEADER
+        for line, r in zip(body, rows, strict=True):
+            line += [*r.places3, r.average_place3]
+    formats = {
+        "合計P": P_FORMAT,
+        "平均P": P_FORMAT,
+        "最高P": P_FORMAT,
+        "平均順位": "0.00",
+        "三人打ち平均順位": "0.00",
+        "トップ率": RATE_FORMAT,
+        "連対率": RATE_FORMAT,
+        "ラス回避率": RATE_FORMAT,
+    }
+    return header, body, {k: v for k, v in formats.items() if k in header}
+
+
 def render_standings_xlsx(filters: Filters, *, with_members: bool = True) -> tuple[str, str, bytes]:
     # Write-only: each row goes straight to the file, not into a grid of cell objects.
     book = Workbook(write_only=True)
     rows = compute_standings(filters)
-    _table(
-        book,
-        "成績表",
-        STANDINGS_HEADER,
-        [standings_row(r) for r in rows],
-        formats={
-            "合計P": P_FORMAT,
-            "平均P": P_FORMAT,
-            "最高P": P_FORMAT,
-            "平均順位": "0.00",
-            "トップ率": RATE_FORMAT,
-            "連対率": RATE_FORMAT,
-            "ラス回避率": RATE_FORMAT,
-        },
-    )
+    header, body, formats = standings_sheet(filters, rows)
+    _table(book, "成績表", header, body, formats=formats)
     _table(
         book,
         "全対局",
@@ -168,44 +205,29 @@ def render_standings_xlsx(filters: Filters, *, with_members: bool = True) -> tup
             )
     out = io.BytesIO()
     book.save(out)
-    return f"shirakaba-standings-{filters.period.key}.xlsx", CONTENT_TYPE, out.getvalue()
+    return f"shirakaba-standings-{filters.file_key}.xlsx", CONTENT_TYPE, out.getvalue()
 
 
 def _game_rows(filters: Filters) -> list[list[Any]]:
-    """Every game, one row per player, in sheet order: plain values from one query (and one
-    for the big hands), not model objects, for the thousands of rows of a half-year."""
-    hands: dict[int, list[str]] = defaultdict(list)
-    for hand in BigHand.objects.filter(result__in=results_for(filters)).order_by("pk"):
-        hands[hand.result_id].append(str(hand))
+    """Every game, one row per player, in sheet order, with all the game holds."""
     return [
         [
-            played_on,
-            KIND_LABELS[MeetKind(kind)],
-            round_no,
-            table_no,
-            SEAT_NAMES[seat],
-            name,
-            score,
-            place,
-            p(total),
-            chombo or None,
-            "、".join(hands.get(pk, ())) or None,
+            g.played_on,
+            KIND_LABELS[MeetKind(g.kind)],
+            g.round_no,
+            g.table_no,
+            SEAT_NAMES[g.seat],
+            g.name,
+            g.score,
+            g.place,
+            g.total,
+            g.chombo or None,
+            format_big_hands(g.big_hands) or None,
+            g.rule_set,
+            g.deposits_held or None,
+            g.note or None,
         ]
-        for pk, played_on, kind, round_no, table_no, seat, name, score, place, total, chombo in (
-            listed_results(filters).values_list(
-                "pk",
-                "played_on",
-                "meet__kind",
-                "hanchan__round_no",
-                "hanchan__table_no",
-                "seat",
-                "member__name",
-                "score",
-                "place",
-                "total_points",
-                "chombo",
-            )
-        )
+        for g in game_rows(filters)
     ]
 
 

@@ -21,10 +21,13 @@ django.setup()
 from members.models import Member
 from scoring.models import Hanchan, Meet, PlayerEntry, RuleSet
 rule = RuleSet.objects.default()
-meet = Meet.objects.create(date="2030-01-01", kind="other", rule_set=rule)
+import datetime
 people = list(Member.objects.all()[:4])
 for i in range(1000):
-    game = Hanchan(meet=meet, table_no=i % 50 + 1, round_no=i // 50 + 1, rule_set=rule)
+    if i % 20 == 0:  # the same four play 20 rounds a meet
+        day = datetime.date(2030, 1, 1) + datetime.timedelta(days=i // 20)
+        meet = Meet.objects.create(date=day, kind="other", rule_set=rule)
+    game = Hanchan(meet=meet, table_no=1, round_no=i % 20 + 1, rule_set=rule)
     game.record([PlayerEntry(p, seat, s) for seat, (p, s) in enumerate(zip(people, [40000, 35000, 25000, 20000]))])
     print(f"wrote {i + 1}", flush=True)
 """

@@ -86,7 +86,7 @@ def test_stored_points_are_what_rules_gives_for_the_stored_scores(meet, club_rul
 def test_editing_a_game_resettles_it(meet, club_rule, four_members):
     game = Hanchan(meet=meet, table_no=1, round_no=1, rule_set=club_rule)
     game.record(worked_table(four_members))
-    game.record(worked_table(four_members, chombo_east=0))
+    game.record(worked_table(four_members, chombo_east=0), expected_version=game.version)
     assert game.version == 2
     assert game.results.count() == 4
     assert game.results.get(seat=0).total_points == D("32.6")
@@ -113,15 +113,16 @@ def test_a_bad_game_is_refused_in_japanese_and_nothing_changes(
 
     entries = worked_table(four_members)
     change(entries, four_members)
-    bad = Hanchan(meet=meet, table_no=2, round_no=1, rule_set=club_rule)
+    bad = Hanchan(meet=meet, table_no=1, round_no=2, rule_set=club_rule)
     with pytest.raises(ValidationError) as exc:
         bad.record(entries)
     assert message in " ".join(exc.value.messages)
     assert snapshot() == before
 
     # An edit of the existing game that goes wrong leaves it as it was, too.
-    with pytest.raises(ValidationError):
-        first.record(entries)
+    with pytest.raises(ValidationError) as exc:
+        first.record(entries, expected_version=first.version)
+    assert message in " ".join(exc.value.messages)
     assert snapshot() == before
 
 
@@ -160,9 +161,8 @@ def test_the_database_refuses_a_seat_twice(meet, club_rule, four_members):
     game = Hanchan(meet=meet, table_no=1, round_no=1, rule_set=club_rule)
     game.record(worked_table(four_members))
     row = game.results.get(seat=1)
-    row.seat = 0
     with pytest.raises(IntegrityError), transaction.atomic():
-        row.save()
+        HanchanResult.objects.filter(pk=row.pk).update(seat=0)
 
 
 def test_a_finalised_meet_refuses_changes(meet, club_rule, four_members):
@@ -230,7 +230,7 @@ class TestRuleSetLock:
 def test_history_records_each_result_row(meet, club_rule, four_members):
     game = Hanchan(meet=meet, table_no=1, round_no=1, rule_set=club_rule)
     game.record(worked_table(four_members))
-    game.record(worked_table(four_members, chombo_east=0))
+    game.record(worked_table(four_members, chombo_east=0), expected_version=game.version)
     assert game.history.count() == 2
     assert HanchanResult.history.filter(history_type="-").count() == 4
     assert HanchanResult.history.filter(history_type="+").count() == 8

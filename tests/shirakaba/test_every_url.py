@@ -17,7 +17,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
 from members.models import Member
-from scoring.models import BigHand, Hanchan, Meet, PlayerEntry
+from scoring.models import Hanchan, Meet, PlayerEntry
 
 pytestmark = pytest.mark.django_db
 
@@ -47,10 +47,13 @@ def sample(club_rule, four_members, alice, bob):
     meet = Meet.objects.create(date="2025-04-09", kind="wed", rule_set=club_rule)
     game = Hanchan(meet=meet, table_no=1, round_no=1, rule_set=club_rule)
     scores = [32_600, 30_000, 30_000, 27_400]
+    hands = [[("mangan", "")], [], [], []]
     game.record(
-        [PlayerEntry(m, i, s) for i, (m, s) in enumerate(zip(four_members, scores, strict=True))]
+        [
+            PlayerEntry(m, i, s, big_hands=h)
+            for i, (m, s, h) in enumerate(zip(four_members, scores, hands, strict=True))
+        ]
     )
-    BigHand.objects.create(result=game.results.first(), level="mangan")
     attempt = AccessAttempt.objects.create(
         username="carol", ip_address="10.0.0.1", user_agent="x", failures_since_start=1
     )

@@ -6,6 +6,10 @@
 
 Periods: 2025-04 (a month), 2025-H1 (上期: April–September 2025), 2025-H2 (下期: October 2025
 – March 2026), FY2025 (the fiscal year), all.
+
+``--group`` names a standings group (成績グループ) by name or number: the standings PDF and Excel
+are for the club's group unless it is given. The games CSV holds every game of the period,
+whatever its group, unless ``--group`` is given.
 """
 
 from datetime import date
@@ -14,7 +18,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from scoring.models import Meet
+from scoring.models import Meet, StandingsGroup
 from scoring.reports.games_csv import render_games_csv
 from scoring.reports.pdf import render_meet_pdf, render_standings_pdf
 from scoring.reports.xlsx import render_standings_xlsx
@@ -31,6 +35,7 @@ class Command(BaseCommand):
         parser.add_argument("--meet", type=date.fromisoformat, help="a meet's date (YYYY-MM-DD)")
         parser.add_argument("--kind", choices=["wed", "sat", "other"], help="with --meet")
         parser.add_argument("--format", choices=["pdf", "xlsx", "csv"], default="pdf")
+        parser.add_argument("--group", help="a standings group's name or number")
         parser.add_argument("--output", type=Path, required=True)
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -56,7 +61,10 @@ class Command(BaseCommand):
                 period = Period.between(options["start"], options["end"])
             else:
                 raise CommandError("Give --period, --from/--to, or --meet.")
-            filters = Filters(period=period)
+            group = self._group(options["group"])
+            filters = Filters(
+                period=period, group=group, every_group=fmt == "csv" and group is None
+            )
             renderer = {
                 "pdf": render_standings_pdf,
                 "xlsx": render_standings_xlsx,
@@ -66,3 +74,14 @@ class Command(BaseCommand):
         _filename, _type, content = rendered
         options["output"].write_bytes(content)
         self.stdout.write(f"Wrote {options['output']} ({len(content):,} bytes).")
+
+    def _group(self, text: str | None) -> StandingsGroup | None:
+        if not text:
+            return None
+        found = StandingsGroup.objects.filter(name=text).first()
+        if found is None and text.isascii() and text.isdigit():
+            found = StandingsGroup.objects.filter(pk=int(text)).first()
+        if found is None:
+            names = "、".join(StandingsGroup.objects.values_list("name", flat=True))
+            raise CommandError(f"No standings group {text!r}. The groups: {names}")
+        return found
