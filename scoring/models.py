@@ -595,6 +595,32 @@ class PlayerEntry:
     big_hands: Sequence[tuple[str, str]] = field(default=())  # (HandLevel, yakuman name)
 
 
+class HanchanQuerySet(models.QuerySet["Hanchan"]):
+    def disagreeing(self) -> list[tuple[Hanchan, str]]:
+        """Games whose stored results are not what ``rules.settle`` gives for their stored
+        scores under their own rule set, each with what differs. Empty is the invariant."""
+        found: list[tuple[Hanchan, str]] = []
+        games = self.select_related("rule_set", "meet").prefetch_related("results")
+        for game in games.order_by("pk"):
+            stored = sorted(game.results.all(), key=lambda r: r.seat)
+            seats = [rules.SeatScore(r.seat, r.score, r.chombo) for r in stored]
+            try:
+                settled = rules.settle(game.rule_set.params(), seats, game.deposits_held)
+            except (rules.InvalidGame, ValidationError) as error:
+                found.append((game, f"cannot be settled: {error}"))
+                continue
+            for row, result in zip(stored, settled.results, strict=True):
+                expected = HanchanResult.settled(game, row.member, result)
+                differs = [
+                    name
+                    for name in HanchanResult.SETTLED_FIELDS
+                    if getattr(row, name) != getattr(expected, name)
+                ]
+                if differs:
+                    found.append((game, f"seat {row.seat}: {', '.join(differs)}"))
+        return found
+
+
 class Hanchan(SettledRecord):
     """One game (半荘) at one table (卓) in one round (回戦) of a meet."""
 
@@ -619,6 +645,7 @@ class Hanchan(SettledRecord):
     updated_at = models.DateTimeField(auto_now=True)
 
     history = HistoricalRecords()
+    objects = HanchanQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("game")
@@ -791,6 +818,20 @@ class Recorded:
 
 class HanchanResult(SettledRecord):
     """One player's line of a game: what was entered and what settlement gave."""
+
+    SETTLED_FIELDS = (
+        "final_score",
+        "place",
+        "score_points",
+        "rank_points",
+        "chombo_points",
+        "total_points",
+        "rule_set_id",
+        "meet_id",
+        "played_on",
+        "is_last",
+    )
+    """What settlement writes, derived from the game and its scores."""
 
     hanchan = models.ForeignKey(
         Hanchan, verbose_name=_("game"), on_delete=models.CASCADE, related_name="results"
