@@ -1,6 +1,10 @@
+from typing import Any
+
 from axes.models import AccessAttempt
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth import views as auth_views
+from django.forms import Form
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -8,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from members import locks
-from members.forms import MemberForm
+from members.forms import CountedPasswordChangeForm, MemberForm
 from members.models import Member
 from members.roles import organizer_required
 
@@ -39,6 +43,31 @@ def _member_form(request: HttpRequest, member: Member) -> HttpResponse:
     return render(
         request, "members/member_form.html", {"form": form, "member": member}, status=status
     )
+
+
+class SignInView(auth_views.LoginView):
+    """Django's sign-in page; after a failed try it says how many tries are left."""
+
+    redirect_authenticated_user = True
+
+    def form_invalid(self, form: Form) -> HttpResponse:
+        context = self.get_context_data(form=form)
+        # Set when the name and password were tried (not when a field was left empty).
+        address = getattr(self.request, "axes_ip_address", None)
+        if address is not None:
+            username = form.cleaned_data.get("username")
+            context["tries_left"] = locks.tries_left(username, address)
+            context["lock_minutes"] = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
+        return self.render_to_response(context)
+
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    """A member's own password; a wrong old password counts towards the sign-in lock."""
+
+    form_class = CountedPasswordChangeForm
+
+    def get_form_kwargs(self) -> dict[str, Any]:
+        return {**super().get_form_kwargs(), "request": self.request}
 
 
 @organizer_required

@@ -194,3 +194,61 @@ def test_the_organizer_sees_an_address_lock_and_releases_it(behind_nginx, alice)
     attempt = AccessAttempt.objects.filter(username="guess3").get()
     assert organizer.post(f"/members/locks/{attempt.pk}/release/").status_code == 302
     assert not AccessAttempt.objects.filter(ip_address=VENUE).exists()
+
+
+# --- What the member is told -------------------------------------------------------------
+
+
+def test_the_sign_in_page_says_how_many_tries_are_left(behind_nginx, bob):
+    assert "ロック" not in Client().get("/login/").content.decode()
+    client = Client()
+    html = sign_in("bob", "wrong", client=client).content.decode()
+    assert "あと4回間違えると15分間ロックされます" in html
+    sign_in("bob", "wrong", client=client)
+    html = sign_in("bob", "wrong", client=client).content.decode()
+    assert "あと2回間違えると15分間ロックされます" in html
+    # Another member at the venue has all their tries.
+    assert "あと4回間違えると" in sign_in("carol", "wrong").content.decode()
+
+
+def test_in_english_the_count_is_worded_for_one_and_for_more(behind_nginx, bob):
+    client = Client()
+    client.post("/i18n/setlang/", {"language": "en", "next": "/login/"})
+    for _ in range(3):
+        html = sign_in("bob", "wrong", client=client).content.decode()
+    assert "2 more wrong tries lock sign-in for 15 minutes." in html
+    html = sign_in("bob", "wrong", client=client).content.decode()
+    assert "One more wrong try locks sign-in for 15 minutes." in html
+
+
+# --- The password form -------------------------------------------------------------------
+
+
+def test_wrong_old_passwords_on_the_password_form_count_as_failures(behind_nginx, bob):
+    client = Client()
+    assert sign_in("bob", "bob-pass-123", client=client).status_code == 302
+    form = {"new_password1": "k9#shirakaba", "new_password2": "k9#shirakaba"}
+    through_nginx = {"REMOTE_ADDR": NGINX, "HTTP_X_FORWARDED_FOR": VENUE}
+    for _ in range(4):
+        response = client.post("/password/", {**form, "old_password": "wrong"}, **through_nginx)
+        assert response.status_code == 200
+    assert AccessAttempt.objects.get(username="bob", ip_address=VENUE).failures_since_start == 4
+    response = client.post("/password/", {**form, "old_password": "wrong"}, **through_nginx)
+    assert response.status_code == 429
+    # Locked now, on the form and at sign-in, even with the right password.
+    response = client.post("/password/", {**form, "old_password": "bob-pass-123"}, **through_nginx)
+    assert response.status_code == 429
+    assert sign_in("bob", "bob-pass-123").status_code == 429
+    bob.refresh_from_db()
+    assert bob.check_password("bob-pass-123")
+
+
+def test_the_right_old_password_still_changes_it(behind_nginx, bob):
+    client = Client()
+    client.force_login(bob)
+    form = {"new_password1": "k9#shirakaba", "new_password2": "k9#shirakaba"}
+    form["old_password"] = "bob-pass-123"
+    response = client.post("/password/", form, REMOTE_ADDR=NGINX, HTTP_X_FORWARDED_FOR=VENUE)
+    assert response.status_code == 302
+    bob.refresh_from_db()
+    assert bob.check_password("k9#shirakaba")
