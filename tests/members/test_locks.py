@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 from axes.models import AccessAttempt
+from django.core.management import call_command
 from django.test import Client
 
 pytestmark = pytest.mark.django_db
@@ -252,3 +253,27 @@ def test_the_right_old_password_still_changes_it(behind_nginx, bob):
     assert response.status_code == 302
     bob.refresh_from_db()
     assert bob.check_password("k9#shirakaba")
+
+
+# --- Getting back in ---------------------------------------------------------------------
+
+
+def test_unlock_from_the_shell_lets_a_locked_organizer_back_in(behind_nginx, alice, capsys):
+    for _ in range(5):
+        sign_in("alice", "wrong")
+    assert sign_in("alice", "alice-pass-123").status_code == 429
+    call_command("unlock", "alice")
+    assert "alice" in capsys.readouterr().out
+    assert sign_in("alice", "alice-pass-123").status_code == 302
+
+
+def test_unlock_an_address_locked_by_spraying(behind_nginx, alice, capsys):
+    for i in range(30):
+        sign_in(f"guess{i}", "password1")
+    assert sign_in("alice", "alice-pass-123").status_code == 429
+    call_command("unlock", "alice")
+    # Unlocking the name is not enough while the address is locked: the command says so.
+    out = capsys.readouterr().out
+    assert VENUE in out and f"unlock --address {VENUE}" in out
+    call_command("unlock", "--address", VENUE)
+    assert sign_in("alice", "alice-pass-123").status_code == 302
