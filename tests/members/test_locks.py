@@ -42,21 +42,22 @@ print(base64.b64encode(pickle.dumps({n: getattr(s, n) for n in names})).decode()
 def production_lock_settings(proxy_count: int) -> dict[str, object]:
     """The sign-in lock and proxy settings of production (HTTPS=1) with this PROXY_COUNT."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO", "PROXY"))}
-    env.update(
-        SHIRAKABA_DATA_DIR=tempfile.mkdtemp(prefix="shirakaba-production-"),
-        SECRET_KEY="a-long-random-production-key-" + "x7Q#" * 10,
-        ALLOWED_HOSTS="shirakaba.example.jp",
-        HTTPS="1",
-        PROXY_COUNT=str(proxy_count),
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", READ_SETTINGS],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
+    with tempfile.TemporaryDirectory(prefix="shirakaba-production-") as data_dir:
+        env.update(
+            SHIRAKABA_DATA_DIR=data_dir,
+            SECRET_KEY="a-long-random-production-key-" + "x7Q#" * 10,
+            ALLOWED_HOSTS="shirakaba.example.jp",
+            HTTPS="1",
+            PROXY_COUNT=str(proxy_count),
+        )
+        done = subprocess.run(
+            [sys.executable, "-c", READ_SETTINGS],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
     return pickle.loads(base64.b64decode(done.stdout.strip()))
 
 
