@@ -1,4 +1,11 @@
+from typing import Any
+
 from django import forms
+from django.contrib.auth import authenticate
+from django.contrib.auth.forms import PasswordChangeForm
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest
+from django.views.decorators.debug import sensitive_variables
 
 from members.models import Member
 
@@ -8,3 +15,22 @@ class MemberForm(forms.ModelForm):
         model = Member
         fields = ["name", "furigana", "is_active", "is_guest", "joined_on", "note"]
         widgets = {"joined_on": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
+
+
+class CountedPasswordChangeForm(PasswordChangeForm):
+    """The old password is checked by signing in with it, so a wrong one counts towards the
+    sign-in lock (django-axes) like a wrong password on the sign-in page."""
+
+    def __init__(self, user: Any, *args: Any, request: HttpRequest, **kwargs: Any) -> None:
+        super().__init__(user, *args, **kwargs)
+        self.request = request
+
+    @sensitive_variables("old_password")
+    def clean_old_password(self) -> str:
+        old_password: str = self.cleaned_data["old_password"]
+        username = self.user.get_username()
+        if authenticate(self.request, username=username, password=old_password) != self.user:
+            raise ValidationError(
+                self.error_messages["password_incorrect"], code="password_incorrect"
+            )
+        return old_password

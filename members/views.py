@@ -1,16 +1,18 @@
-from collections import Counter
+from typing import Any
 
 from axes.models import AccessAttempt
-from axes.utils import reset as axes_reset
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth import views as auth_views
+from django.forms import Form
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
-from members.forms import MemberForm
+from members import locks
+from members.forms import CountedPasswordChangeForm, MemberForm
 from members.models import Member
 from members.roles import organizer_required
 
@@ -43,36 +45,62 @@ def _member_form(request: HttpRequest, member: Member) -> HttpResponse:
     )
 
 
+class SignInView(auth_views.LoginView):
+    """Django's sign-in page; after a failed try it says how many tries are left."""
+
+    redirect_authenticated_user = True
+
+    def form_invalid(self, form: Form) -> HttpResponse:
+        context = self.get_context_data(form=form)
+        # Set when the name and password were tried (not when a field was left empty).
+        address = getattr(self.request, "axes_ip_address", None)
+        if address is not None:
+            username = form.cleaned_data.get("username")
+            context["tries_left"] = locks.tries_left(username, address)
+            context["lock_minutes"] = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
+        return self.render_to_response(context)
+
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    """A member's own password; a wrong old password counts towards the sign-in lock."""
+
+    form_class = CountedPasswordChangeForm
+
+    def get_form_kwargs(self) -> dict[str, Any]:
+        return {**super().get_form_kwargs(), "request": self.request}
+
+
 @organizer_required
 @require_safe
 def lock_list(request: HttpRequest) -> HttpResponse:
     """Sign-in locks (django-axes): who failed to sign in, and a button to lift each lock."""
-    limit = settings.AXES_FAILURE_LIMIT
+    failures = locks.recent_failures()
     since = timezone.now() - settings.AXES_COOLOFF_TIME
-    attempts = list(AccessAttempt.objects.filter(attempt_time__gte=since))
-    by_name: Counter[str | None] = Counter()
-    by_address: Counter[str | None] = Counter()
-    for a in attempts:
-        by_name[a.username] += a.failures_since_start
-        by_address[a.ip_address] += a.failures_since_start
+    attempts = AccessAttempt.objects.filter(attempt_time__gte=since).order_by("-attempt_time")
     rows = [
         {
             "attempt": a,
-            # Either the login name or the address has reached the limit (settings.py).
-            "locked": by_name[a.username] >= limit or by_address[a.ip_address] >= limit,
+            # The name at that address, or the whole address, is locked (members/locks.py).
+            "locked": locks.tries_left_in(failures, a.username, a.ip_address) == 0,
             "until": a.attempt_time + settings.AXES_COOLOFF_TIME,
         }
-        for a in sorted(attempts, key=lambda a: a.attempt_time, reverse=True)
+        for a in attempts
     ]
-    return render(request, "members/lock_list.html", {"rows": rows, "limit": limit})
+    context = {
+        "rows": rows,
+        "limit": settings.AXES_FAILURE_LIMIT,
+        "address_limit": settings.SIGNIN_ADDRESS_LIMIT,
+    }
+    return render(request, "members/lock_list.html", context)
 
 
 @organizer_required
 @require_POST
 def lock_release(request: HttpRequest, pk: int) -> HttpResponse:
-    """Lift a lock: forget the failures of that login name and of that address."""
+    """Lift a lock: forget the failures of that login name at that address (all of the
+    address's failures when the address itself is locked)."""
     attempt = get_object_or_404(AccessAttempt, pk=pk)
-    axes_reset(username=attempt.username, ip=attempt.ip_address, ip_or_username=True)
+    locks.release(attempt.username, attempt.ip_address)
     messages.success(
         request,
         _("Released the lock on %(who)s.")

@@ -7,23 +7,31 @@
   inside one REPEATABLE READ transaction, so it is one snapshot however much is written
   meanwhile. The backup is JSON and restores into SQLite or PostgreSQL.
 
-``restore`` refuses a database that already holds members, meets or games.
+``restore`` refuses a database that holds anything a backup would replace, and says what it
+found: users, members, meets, games, rule sets other than the five the migrations make (as
+they made them), club settings, groups other than the two roles, history. Not counted: what
+every migrated database has (content types, permissions) and sign-in records (sessions,
+django-axes' logs and failures, the admin's log).
 """
 
 from __future__ import annotations
 
+import importlib
 import io
 import os
 import sqlite3
 import tempfile
 from pathlib import Path
 
+from django.apps import apps
+from django.contrib.auth.models import Group
 from django.core.management import call_command
-from django.db import connection, transaction
+from django.db import connection, models, transaction
 from django.test.utils import override_settings
+from django.utils import translation
 
-from members.models import Member
-from scoring.models import Hanchan, Meet
+from members.roles import MEMBER, ORGANIZER
+from scoring.models import RuleSet
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 EXCLUDED = ["contenttypes", "auth.permission", "sessions", "admin.logentry"]
@@ -83,18 +91,53 @@ def _json_backup(target: Path) -> None:
     target.write_text(output.getvalue(), encoding="utf-8")
 
 
-def database_is_empty() -> bool:
-    return not (Member.objects.exists() or Meet.objects.exists() or Hanchan.objects.exists())
+# Tables a restore may replace without losing anything: what migrate makes in every database,
+# and records of sign-ins.
+NOT_DATA = {"contenttypes", "auth.permission", "sessions", "admin.logentry", "axes"}
+
+
+def migrated_rule_sets() -> list[RuleSet]:
+    """The rule sets in this database exactly as the migration made them."""
+    made = importlib.import_module("scoring.migrations.0002_rule_sets").RULE_SETS
+    as_made = []
+    for values in made:
+        found = RuleSet.objects.filter(name=values["name"]).first()
+        if found is not None and all(getattr(found, k) == v for k, v in values.items()):
+            as_made.append(found)
+    return as_made
+
+
+def data_found() -> dict[str, int]:
+    """What this database holds that a restore would replace: rows by kind (the models'
+    names, singular or plural), nothing for a freshly migrated database."""
+    found: dict[str, int] = {}
+    # The club's own rows first, their history (django-simple-history's models) after.
+    in_order = sorted(apps.get_models(), key=lambda m: hasattr(m, "instance_type"))
+    for model in in_order:
+        meta = model._meta
+        if meta.app_label in NOT_DATA or meta.label_lower in NOT_DATA:
+            continue
+        rows: models.QuerySet[models.Model] = model._base_manager.all()
+        if model is Group:
+            rows = rows.exclude(name__in=[ORGANIZER, MEMBER])
+        elif model is RuleSet:
+            rows = rows.exclude(pk__in=[r.pk for r in migrated_rule_sets()])
+        if count := rows.count():
+            with translation.override(None):
+                name = meta.verbose_name if count == 1 else meta.verbose_name_plural
+                found[str(name)] = count
+    return found
 
 
 def restore(path: Path) -> str:
     """Bring a backup back into this (migrated, empty) database; return the format read."""
     if not path.is_file():
         raise BackupError(f"{path}: no such file.")
-    if not database_is_empty():
+    if found := data_found():
+        listed = ", ".join(f"{count:,} {name}" for name, count in found.items())
         raise BackupError(
-            "This database already holds members, meets or games; restore only into an "
-            "empty database."
+            f"This database already holds data ({listed}); restore only into an empty "
+            "database (created and migrated, nothing added)."
         )
     with path.open("rb") as file:
         head = file.read(len(SQLITE_MAGIC))

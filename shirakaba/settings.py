@@ -23,7 +23,8 @@ Production (see the README's "Run in production"):
   (default on) tune HSTS.
 - ``PROXY_COUNT``: how many reverse proxies stand in front (default 0). With 1 or more, the
   scheme comes from ``X-Forwarded-Proto`` and the client's address (for the sign-in lock)
-  from ``X-Forwarded-For``.
+  is the ``PROXY_COUNT``-th entry from the right of ``X-Forwarded-For``: the one the
+  outermost proxy saw, never one the client wrote itself.
 - ``MAIL_BACKEND``: a real mailer for production (the console one is for development).
 """
 
@@ -154,15 +155,21 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-# Sign-in throttling (django-axes): 5 failures for an account, or from an address, lock it
-# for 15 minutes; the organizer can lift a lock on the members page (members.views.locks).
+# Sign-in throttling (django-axes with the club's rule, members/locks.py): 5 failures for a
+# login name from one address lock that name there; 30 from one address, whatever the names
+# (each name counting at most 5), lock the address. Locks last 15 minutes; the organizer
+# lifts them on the members page (members.views.locks) or with `manage.py unlock`.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_FAILURE_LIMIT = 5
+SIGNIN_ADDRESS_LIMIT = 30
 AXES_COOLOFF_TIME = timedelta(minutes=15)
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # either one, separately
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]  # the address's own limit: the handler
+AXES_HANDLER = "members.locks.LockHandler"
+# The address the trusted proxy saw (PROXY_COUNT), never one the client wrote.
+AXES_CLIENT_IP_CALLABLE = "members.locks.client_address"
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked.html"
 AXES_VERBOSE = False
@@ -177,12 +184,11 @@ PDF_PROCESSES = int(os.environ.get("PDF_PROCESSES", str(min(2, os.cpu_count() or
 
 # Behind reverse proxies: trust their X-Forwarded-Proto and X-Forwarded-For headers.
 PROXY_COUNT = int(os.environ.get("PROXY_COUNT", "0"))
+# The client's address is the PROXY_COUNT-th entry from the right of X-Forwarded-For
+# (members.locks.client_address; django-ipware, which axes would use otherwise, counts the
+# proxies' own addresses into that header, which nginx does not write).
 if PROXY_COUNT:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-    AXES_IPWARE_PROXY_COUNT = PROXY_COUNT
-    AXES_IPWARE_META_PRECEDENCE_ORDER = ("HTTP_X_FORWARDED_FOR", "REMOTE_ADDR")
-else:
-    AXES_IPWARE_META_PRECEDENCE_ORDER = ("REMOTE_ADDR",)
 
 # HTTPS: secure cookies, HSTS and the http → https redirect (`manage.py check --deploy`).
 HTTPS = env_bool("HTTPS")

@@ -155,3 +155,83 @@ def test_a_backup_taken_while_another_process_writes_holds_every_game(databases,
         timeout=120,
     )
     assert refused.returncode != 0 and "empty database" in refused.stderr
+
+
+# --- What restore refuses (issue 15) -----------------------------------------------------
+# restore() checks before it reads the backup, so these call it in this process on the
+# test database; the backup file is an empty JSON list (it is never read when refused).
+
+
+@pytest.fixture
+def backup_file(tmp_path) -> Path:
+    path = tmp_path / "backup.json"
+    path.write_text("[]")
+    return path
+
+
+def refusal(path: Path) -> str:
+    from scoring.backups import BackupError, restore
+
+    with pytest.raises(BackupError) as refused:
+        restore(path)
+    return str(refused.value)
+
+
+@pytest.mark.django_db
+def test_a_freshly_migrated_database_holds_no_data():
+    from django.contrib.auth.models import Group
+
+    from scoring.backups import data_found
+    from scoring.models import RuleSet
+
+    # The migrations' five rule sets and the two groups are not data.
+    assert RuleSet.objects.count() == 5 and Group.objects.count() == 2
+    assert data_found() == {}
+
+
+@pytest.mark.django_db
+def test_restore_refuses_a_database_with_only_a_fresh_superuser(backup_file, django_user_model):
+    django_user_model.objects.create_superuser("admin", password="x")
+    message = refusal(backup_file)
+    assert "1 user" in message and "empty database" in message
+    assert django_user_model.objects.filter(username="admin").exists()
+
+
+@pytest.mark.django_db
+def test_restore_lists_everything_it_found(backup_file, django_user_model, club_rule):
+    from scoring.models import ClubSettings
+
+    django_user_model.objects.create_superuser("admin", password="x")
+    django_user_model.objects.create_user("kiroku", password="x")
+    club_rule.copy("白樺会 四人打ち (2026)")
+    ClubSettings(pk=1, standings_public=True).save()
+    message = refusal(backup_file)
+    assert "2 users, 1 rule set" in message
+    assert "club settings" in message
+    assert "1 historical rule set" in message  # the copy's history
+
+
+@pytest.mark.django_db
+def test_a_changed_migration_rule_set_is_data(backup_file, club_rule):
+    club_rule.description = "2026年度から: 錯和は −20P"
+    club_rule.save()
+    assert "1 rule set" in refusal(backup_file)
+
+
+@pytest.mark.django_db
+def test_a_group_of_the_organizers_own_is_data(backup_file):
+    from django.contrib.auth.models import Group
+
+    Group.objects.create(name="幹事")
+    assert "1 group" in refusal(backup_file)
+
+
+@pytest.mark.django_db
+def test_the_restore_command_says_what_it_found(backup_file, django_user_model):
+    from django.core.management import CommandError, call_command
+
+    django_user_model.objects.create_user("kiroku", password="x")
+    django_user_model.objects.create_user("kaiin", password="x")
+    with pytest.raises(CommandError, match="2 users"):
+        call_command("restore", str(backup_file))
+    assert django_user_model.objects.count() == 2

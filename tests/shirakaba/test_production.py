@@ -7,6 +7,7 @@ import re
 import signal
 import socket
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -34,8 +35,7 @@ def database_url(tmp_path) -> str:
 
 
 @pytest.fixture
-def server(tmp_path, db):
-    port = free_port()
+def production_env(tmp_path, db) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST", "DJANGO"))}
     env.update(
         {
@@ -50,10 +50,16 @@ def server(tmp_path, db):
             "DEBUG": "0",
         }
     )
+    return env
+
+
+@pytest.fixture
+def server(production_env):
+    port = free_port()
     process = subprocess.Popen(
         ["make", "--no-print-directory", "serve", f"PORT={port}", "HOST=127.0.0.1", "WORKERS=1"],
         cwd=ROOT,
-        env=env,
+        env=production_env,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         start_new_session=True,
@@ -102,3 +108,40 @@ def test_make_serve_runs_the_production_configuration(server):
     assert httpx.get(server + "/standings/", headers=https).status_code == 302
     missing = httpx.get(server + "/no-such-page/", headers=https)
     assert missing.status_code in (302, 404) and "Traceback" not in missing.text
+
+
+def test_behind_the_proxy_sign_in_failures_count_against_the_address_nginx_saw(
+    server, production_env
+):
+    """nginx appends the address it saw to X-Forwarded-For; whatever the client wrote before
+    it is not read (issue 15: behind the proxy every address was None, or the forged one)."""
+    port = server.rsplit(":", 1)[1]
+
+    def wrong_password(forwarded_for: str) -> str:
+        headers = {"X-Forwarded-Proto": "https", "X-Forwarded-For": forwarded_for}
+        page = httpx.get(server + "/login/", headers=headers)
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text)[1]
+        headers |= {
+            "Origin": f"https://127.0.0.1:{port}",
+            "Cookie": f"csrftoken={page.cookies['csrftoken']}",
+        }
+        form = {"csrfmiddlewaretoken": token, "username": "proxy-check", "password": "wrong"}
+        response = httpx.post(server + "/login/", data=form, headers=headers)
+        assert response.status_code == 200
+        return response.text
+
+    try:
+        assert "あと4回間違えると15分間ロックされます" in wrong_password("192.0.2.140")
+        # A header the client wrote itself: nginx's entry, on the right, is the one counted.
+        assert "あと3回" in wrong_password("203.0.113.55, 192.0.2.140")
+        assert "あと2回" in wrong_password("192.0.2.77, 192.0.2.140")
+        # Another address has its own count.
+        assert "あと4回" in wrong_password("192.0.2.141")
+    finally:  # on PostgreSQL the server wrote into this run's database: leave nothing behind
+        subprocess.run(
+            [sys.executable, "manage.py", "unlock", "proxy-check"],
+            cwd=ROOT,
+            env=production_env,
+            check=True,
+            capture_output=True,
+        )
