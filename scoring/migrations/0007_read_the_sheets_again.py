@@ -122,9 +122,12 @@ def forwards(apps, schema_editor):
         for field, value in CHANGES.get(rule_set.name, {}).items():
             setattr(rule_set, field, value)
         rule_set.save()
-        snapshot(HistoricalRuleSet, rule_set, now)
-        if params_of(rule_set) != before:
-            changed_rules.append(rule_set)
+        if Hanchan.objects.filter(rule_set=rule_set).exists():
+            # In a score book with games the change is kept in the history; a new one has
+            # nothing to explain (and a restore counts history as data).
+            snapshot(HistoricalRuleSet, rule_set, now)
+            if params_of(rule_set) != before:
+                changed_rules.append(rule_set)
 
     for rule_set in changed_rules:
         params = params_of(rule_set)
