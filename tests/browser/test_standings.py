@@ -71,3 +71,25 @@ def test_member_switches_filters_without_reloading(page: Page, live_server, club
         "() => { const i = document.querySelector(\"img[src*='cumulative.svg']\");"
         " return i.complete && i.naturalWidth > 100; }"
     )
+
+
+def test_the_download_links_carry_the_period_shown_after_htmx_navigation(
+    page: Page, live_server, club
+):
+    """After ← 前へ (an htmx swap, no reload) the PDF, Excel and CSV links are for the period
+    now shown, not the one the page was first drawn for."""
+    sign_in(page, live_server, "bob", "bob-pass-123")
+    page.goto(f"{live_server.url}/standings/?period=2025-H2")
+    page.evaluate("window.__marker = 'same page'")
+    page.get_by_role("link", name="前へ").click()
+    expect(page.locator(".period-label")).to_have_text("2025年度 上期（4月〜9月）")
+    assert page.evaluate("window.__marker") == "same page"
+    for label, path in [("PDF", "standings.pdf"), ("Excel", "standings.xlsx")]:
+        link = page.locator(".downloads a", has_text=label)
+        expect(link).to_have_attribute("href", re.compile(rf"/reports/{path}\?period=2025-H1"))
+    csv = page.locator(".downloads a", has_text="CSV")
+    expect(csv).to_have_attribute("href", re.compile(r"/reports/games\.csv\?period=2025-H1"))
+    page.select_option("select[name=kind]", "sat")
+    expect(page.locator(".downloads a", has_text="PDF")).to_have_attribute(
+        "href", re.compile(r"period=2025-H1&kind=sat")
+    )
