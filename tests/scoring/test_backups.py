@@ -90,17 +90,22 @@ def manage(url: str, data_dir: Path, *args: str) -> str:
     return done.stdout
 
 
-def check(url: str, data_dir: Path) -> dict[str, int]:
+def run_python(url: str, data_dir: Path, code: str) -> str:
+    """Run ``code`` in a fresh interpreter on that database; its last line of output."""
     done = subprocess.run(
-        [sys.executable, "-c", CHECK],
+        [sys.executable, "-c", code],
         cwd=ROOT,
         env=environ(url, data_dir),
         capture_output=True,
         text=True,
-        timeout=120,
-        check=True,
+        timeout=300,
     )
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip().splitlines()[-1]
+
+
+def check(url: str, data_dir: Path) -> dict[str, int]:
+    return json.loads(run_python(url, data_dir, CHECK))
 
 
 def wait_for(writer: subprocess.Popen, count: int) -> int:

@@ -701,3 +701,20 @@ def test_the_live_check_shows_a_triangle_score(organizer_client, meet, people, c
     ).content.decode()
     assert "−33.2" in html  # −3,200 → −33.2 before rank points: the row is settled
     assert "120,000" in html
+
+
+def test_the_organizer_moves_a_rule_set_in_use_to_another_group(organizer_client, meet, people):
+    """A rule set's group is not one of its frozen parameters: the organizer changes it in the
+    admin even after games were played under it, and the standings follow."""
+    from django.forms.models import model_to_dict
+
+    jkma = rule(JKMA)
+    play(meet, 1, 1, jkma, people[:4], [40_000, 30_000, 20_000, 10_000])
+    data = {k: ("" if v is None else v) for k, v in model_to_dict(jkma).items()}
+    data = {k: v for k, v in data.items() if k not in ("id", "is_default")}
+    data["group"] = StandingsGroup.club().pk
+    response = organizer_client.post(f"/admin/scoring/ruleset/{jkma.pk}/change/", data)
+    assert response.status_code == 302, response.content.decode()[:3000]
+    assert rule(JKMA).group == StandingsGroup.club()
+    rows = compute_standings(Filters(period=Period.parse("2025-04")))
+    assert row_of(rows, people[0]).total == D(27)

@@ -5,11 +5,8 @@ A scratch database (SQLite file, or PostgreSQL when the suite runs there) is mig
 processes as a real upgrade would run."""
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
-from tests.scoring.test_backups import ROOT, databases, environ, manage  # noqa: F401
+from tests.scoring.test_backups import databases, manage, run_python  # noqa: F401
 
 OLD_GAMES = """
 import django
@@ -72,26 +69,13 @@ print(json.dumps(out, ensure_ascii=False))
 """
 
 
-def run(url: str, data_dir: Path, code: str) -> str:
-    done = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=ROOT,
-        env=environ(url, data_dir),
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert done.returncode == 0, done.stderr
-    return done.stdout.strip().splitlines()[-1]
-
-
 def test_migration_settles_the_stored_games_again_as_the_sheets_say(databases, tmp_path):  # noqa: F811
     live, _restored = databases
     manage(live, tmp_path, "migrate", "scoring", "0005", "-v0")
     manage(live, tmp_path, "migrate", "members", "-v0")
-    assert run(live, tmp_path, OLD_GAMES) == "ok"
+    assert run_python(live, tmp_path, OLD_GAMES) == "ok"
     manage(live, tmp_path, "migrate", "-v0")
-    games = json.loads(run(live, tmp_path, AFTER))
+    games = json.loads(run_python(live, tmp_path, AFTER))
 
     parlor = games["三人打ち 30000持ち34000返し"]
     assert parlor["totals"] == ["63.0", "-9.0", "-54.0"]  # sheet 003, chombo paid at the table
