@@ -12,6 +12,15 @@ furigana_validator = RegexValidator(
 )
 
 
+no_control_characters = RegexValidator(
+    r"[\x00-\x1f\x7f-\x9f]",
+    _("Control characters (such as a tab or an escape) cannot be part of this text."),
+    code="control_character",
+    inverse_match=True,
+)
+"""Names and one-line notes: a control character breaks the Excel reports and the CSV."""
+
+
 def name_key(text: str) -> str:
     """A name as written, for telling two spellings of one name apart: NFKC (full-width letters
     and digits folded) and no spaces of any width, so 山田　花子 and 山田 花子 are one name."""
@@ -51,7 +60,12 @@ class MemberQuerySet(models.QuerySet["Member"]):
 class Member(models.Model):
     """A club member (会員), or a guest who came to try (体験・ゲスト)."""
 
-    name = models.CharField(_("name"), max_length=40, help_text=_("As written, e.g. 佐藤 和子"))
+    name = models.CharField(
+        _("name"),
+        max_length=40,
+        validators=[no_control_characters],
+        help_text=_("As written, e.g. 佐藤 和子"),
+    )
     furigana = models.CharField(
         _("furigana"),
         max_length=80,
@@ -71,7 +85,9 @@ class Member(models.Model):
         blank=True,
         related_name="member",
     )
-    note = models.CharField(_("note"), max_length=200, blank=True)
+    note = models.CharField(
+        _("note"), max_length=200, blank=True, validators=[no_control_characters]
+    )
 
     history = HistoricalRecords()
     objects = MemberQuerySet.as_manager()

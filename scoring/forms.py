@@ -7,7 +7,7 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from members.models import Member
+from members.models import Member, no_control_characters
 from scoring import rules
 from scoring.models import (
     SEAT_NAMES,
@@ -89,7 +89,9 @@ class GameForm(forms.Form):
     deposits_held = forms.IntegerField(
         label=_("Deposits held (預かり)"), min_value=0, initial=0, required=False
     )
-    note = forms.CharField(label=_("Note"), max_length=200, required=False)
+    note = forms.CharField(
+        label=_("Note"), max_length=200, required=False, validators=[no_control_characters]
+    )
     version = forms.IntegerField(widget=forms.HiddenInput, required=False)
 
     def __init__(self, *args: Any, meet: Meet, game: Hanchan | None = None, **kwargs: Any):

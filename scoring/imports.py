@@ -39,8 +39,9 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from members.models import Member, name_key
+from members.models import Member, name_key, no_control_characters
 from scoring.models import (
+    MEET_DATES,
     SEAT_NAMES,
     Hanchan,
     Meet,
@@ -237,9 +238,9 @@ def _text(value: Any) -> str:
 
 def _parse_date(value: Any) -> date:
     if isinstance(value, datetime):
-        return value.date()
+        return _in_meet_dates(value.date())
     if isinstance(value, date):
-        return value
+        return _in_meet_dates(value)
     text = _text(value)
     match = re.fullmatch(r"(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})", text)
     if not match:
@@ -247,9 +248,20 @@ def _parse_date(value: Any) -> date:
             _("%(value)s is not a date (write 2025-04-09 or 2025/4/9).") % {"value": text}
         )
     try:
-        return date(int(match[1]), int(match[2]), int(match[3]))
+        day = date(int(match[1]), int(match[2]), int(match[3]))
     except ValueError:
         raise ValueError(_("%(value)s is not a date that exists.") % {"value": text}) from None
+    return _in_meet_dates(day)
+
+
+def _in_meet_dates(day: date) -> date:
+    first, last = MEET_DATES
+    if not first <= day <= last:
+        raise ValueError(
+            _("%(value)s is outside the dates a meet may have (%(first)s to %(last)s).")
+            % {"value": day.isoformat(), "first": first.year, "last": last.year}
+        )
+    return day
 
 
 def _parse_int(value: Any, *, minimum: int | None = None, what: str) -> int:
@@ -391,8 +403,16 @@ def _parse_score(value: Any) -> int:
         raise ValueError(" ".join(error.messages)) from None
 
 
+def _refuse_control_characters(text: str) -> None:
+    try:
+        no_control_characters(text)
+    except ValidationError as error:
+        raise ValueError(" ".join(error.messages)) from None
+
+
 def _parse_note(value: Any) -> str:
     text = _text(value)
+    _refuse_control_characters(text)
     if len(text) > NOTE_LENGTH:
         raise ValueError(_("The note is longer than %(n)s characters.") % {"n": NOTE_LENGTH})
     return text
@@ -420,6 +440,7 @@ def _parse_name(value: Any) -> str:
     text = re.sub(r"[ 　]+", " ", _text(value))
     if not text:
         raise ValueError(_("The name is empty."))
+    _refuse_control_characters(text)
     if len(text) > 40:
         raise ValueError(_("The name is longer than 40 characters."))
     return text

@@ -13,6 +13,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from datetime import date
 from decimal import Decimal
 from typing import Any
 
@@ -25,7 +26,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
-from members.models import Member
+from members.models import Member, no_control_characters
 from scoring import rules
 
 SEAT_NAMES = ("東", "南", "西", "北")
@@ -105,6 +106,7 @@ def parse_big_hands(text: str) -> list[tuple[str, str]]:
                 params={"word": word},
             )
         name = (match.group("name") or "").strip()
+        no_control_characters(name)
         if name and level != HandLevel.YAKUMAN:
             raise ValidationError(_("Only a yakuman carries a name."), code="named_hand")
         hands.append((level.value, name))
@@ -467,10 +469,17 @@ class SettledRecord(models.Model):
         return super().delete(*args, **kwargs)
 
 
+MEET_DATES = (date(1990, 1, 1), date(2099, 12, 31))
+"""The days a meet may have: a meet dated in 9999 would break every period after it."""
+
+
 class Meet(models.Model):
     """A meet (例会): one day's play, usually three rounds at several tables."""
 
-    date = models.DateField(_("date"))
+    date = models.DateField(
+        _("date"),
+        validators=[MinValueValidator(MEET_DATES[0]), MaxValueValidator(MEET_DATES[1])],
+    )
     kind = models.CharField(
         _("kind"), max_length=8, choices=MeetKind.choices, default=MeetKind.WEDNESDAY
     )
@@ -484,7 +493,9 @@ class Meet(models.Model):
         Member, verbose_name=_("attendees"), blank=True, related_name="meets"
     )
     is_final = models.BooleanField(_("finalised"), default=False)
-    note = models.CharField(_("note"), max_length=200, blank=True)
+    note = models.CharField(
+        _("note"), max_length=200, blank=True, validators=[no_control_characters]
+    )
 
     history = HistoricalRecords(m2m_fields=[attendees])
 
@@ -535,8 +546,7 @@ class Meet(models.Model):
 
     def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
         with transaction.atomic():
-            if Meet.objects.select_for_update().filter(pk=self.pk, is_final=True).exists():
-                raise finalised_error()
+            self.lock_open()
             return super().delete(*args, **kwargs)
 
     def finalise(self) -> None:
@@ -565,8 +575,12 @@ class Meet(models.Model):
             self._reopening = False
 
     def lock_open(self) -> None:
-        """Lock this meet's row for the current transaction and refuse if it is finalised."""
-        if Meet.objects.select_for_update().filter(pk=self.pk, is_final=True).exists():
+        """Lock this meet's row for the current transaction and refuse if it is finalised.
+
+        Every write to the meet's games takes this lock first, so two of them (or a write and
+        a finalise) run one after the other: the second sees what the first did."""
+        locked = Meet.objects.select_for_update().filter(pk=self.pk)
+        if locked.values_list("is_final", flat=True).first():
             raise finalised_error()
 
 
@@ -639,7 +653,9 @@ class Hanchan(SettledRecord):
         default=0,
         help_text=_("Riichi sticks left unresolved (預かり), in points."),
     )
-    note = models.CharField(_("note"), max_length=200, blank=True)
+    note = models.CharField(
+        _("note"), max_length=200, blank=True, validators=[no_control_characters]
+    )
     version = models.PositiveIntegerField(default=1, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -925,7 +941,12 @@ class BigHand(SettledRecord):
     NAME_LENGTH = 40
 
     level = models.CharField(_("level"), max_length=10, choices=HandLevel.choices)
-    yakuman_name = models.CharField(_("yakuman name"), max_length=NAME_LENGTH, blank=True)
+    yakuman_name = models.CharField(
+        _("yakuman name"),
+        max_length=NAME_LENGTH,
+        blank=True,
+        validators=[no_control_characters],
+    )
 
     history = HistoricalRecords()
 

@@ -42,6 +42,11 @@ HUNDREDTH = Decimal("0.01")
 THOUSANDTH = Decimal("0.001")
 
 
+FIRST_DAY, LAST_DAY = date(1990, 1, 1), date(2100, 3, 31)
+"""The days a period may reach: the meets' dates (``models.MEET_DATES``) and the fiscal year
+the last of them falls in."""
+
+
 @dataclass(frozen=True)
 class Period:
     """A span of meet dates, both ends included; ``None`` ends are open."""
@@ -87,8 +92,19 @@ class Period:
 
     @classmethod
     def parse(cls, text: str) -> Period:
-        """Read 2025-04, 2025-H1, 2025-H2, FY2025, all, or 2025-04-01..2025-06-30."""
-        text = text.strip()
+        """Read 2025-04, 2025-H1, 2025-H2, FY2025, all, or 2025-04-01..2025-06-30 (either end
+        may be left open). Raise ValueError for anything else, or one reaching outside
+        ``FIRST_DAY``–``LAST_DAY``."""
+        period = cls._parse(text.strip())
+        if not period.within_range():
+            raise ValueError(f"not a period from {FIRST_DAY} to {LAST_DAY}: {text!r}")
+        return period
+
+    def within_range(self) -> bool:
+        return all(end is None or FIRST_DAY <= end <= LAST_DAY for end in (self.start, self.end))
+
+    @classmethod
+    def _parse(cls, text: str) -> Period:
         if text == "all":
             return cls.all_time()
         if m := re.fullmatch(r"(\d{4})-(\d{2})", text):
@@ -96,7 +112,7 @@ class Period:
             if 1 <= month <= 12:
                 return cls.month(year, month)
         if m := re.fullmatch(r"(\d{4})-H([12])", text):
-            return cls.half(int(m[1]), int(m[2]))
+            return cls.half(int(m[1]), int(m[2]))  # ValueError past the year 9999
         if m := re.fullmatch(r"FY(\d{4})", text):
             return cls.fiscal_year(int(m[1]))
         if m := re.fullmatch(r"(\d{4}-\d{2}-\d{2})?\.\.(\d{4}-\d{2}-\d{2})?", text):
@@ -130,6 +146,13 @@ class Period:
         return self._step(1)
 
     def _step(self, direction: int) -> Period | None:
+        try:
+            step = self._unchecked_step(direction)
+        except ValueError:  # past the year 9999
+            return None
+        return step if step is not None and step.within_range() else None
+
+    def _unchecked_step(self, direction: int) -> Period | None:
         if self.start is None or self.end is None:
             return None
         if re.fullmatch(r"\d{4}-\d{2}", self.key):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.views.decorators.http import require_safe
@@ -22,7 +24,7 @@ def download(request: HttpRequest, rendered: tuple[str, str, bytes]) -> HttpResp
     response = HttpResponse(content, content_type=content_type)
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     token = request.GET.get("dl", "")
-    if token.isalnum() and len(token) <= 32:
+    if re.fullmatch(r"[A-Za-z0-9]{1,32}", token):  # a cookie name: ASCII only ("ａ".isalnum())
         response.set_cookie(f"dl_{token}", "1", max_age=60, samesite="Lax")
     return response
 

@@ -10,7 +10,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_not_required
 from django.contrib.auth.views import redirect_to_login
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -44,14 +44,18 @@ def filters_from(request: HttpRequest) -> Filters:
     """Read period, kind, standings group, rule set and the minimum of games from the query
     string.
 
-    Anything unreadable falls back to its default: the half-year of the latest meet, every
-    kind, the club's group, all its rule sets, no minimum. A rule set of another group than
-    the one named is ignored.
+    No period means the half-year of the latest meet; an unreadable one, or one reaching
+    outside the years a meet may have, answers 404. Anything else unreadable falls back to
+    its default: every kind, the club's group, all its rule sets, no minimum. A rule set of
+    another group than the one named is ignored.
     """
     params = request.GET
-    try:
-        period = Period.parse(params["period"])
-    except (KeyError, ValueError):
+    if text := params.get("period", ""):
+        try:
+            period = Period.parse(text)
+        except ValueError:
+            raise Http404(_("There is no such period: %(period)s") % {"period": text}) from None
+    else:
         latest = Meet.objects.order_by("-date").values_list("date", flat=True).first()
         period = Period.containing(latest or timezone.localdate())
     kind = params.get("kind", "")

@@ -16,6 +16,7 @@ from typing import Any
 
 from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
+from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.properties import PageSetupProperties
@@ -232,7 +233,7 @@ def _game_rows(filters: Filters) -> list[list[Any]]:
 
 
 def _sheet_title(name: str, used: set[str]) -> str:
-    base = re.sub(r"[\[\]:*?/\\]", "", name)[:28] or "会員"
+    base = re.sub(r"[\[\]:*?/\\]", "", ILLEGAL_CHARACTERS_RE.sub("", name))[:28] or "会員"
     title, n = base, 2
     while title in used:
         title, n = f"{base}{n}", n + 1
@@ -291,4 +292,16 @@ def _table(
                 cell = WriteOnlyCell(sheet, value=row[i])
                 cell.number_format = fmt
                 row[i] = cell
+        for i, value in enumerate(row):
+            if isinstance(value, str):
+                row[i] = _text_cell(sheet, value)
         sheet.append(row)
+
+
+def _text_cell(sheet: Any, value: str) -> WriteOnlyCell:
+    """User text always as text: openpyxl would write one starting with = as a formula (a
+    member named =HYPERLINK(…) would become a live link in everyone's workbook), and a control
+    character (refused at input since, perhaps in older records) would stop the workbook."""
+    cell = WriteOnlyCell(sheet, value=ILLEGAL_CHARACTERS_RE.sub("", value))
+    cell.data_type = "s"
+    return cell
