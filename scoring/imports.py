@@ -19,10 +19,7 @@ XLSX file is read from its first sheet. Nothing is written unless the whole file
 
 from __future__ import annotations
 
-import csv
-import io
 import re
-import zipfile
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime
@@ -42,11 +39,7 @@ from scoring.models import (
     RuleSet,
     parse_big_hands,
 )
-
-MAX_BYTES = 5 * 1024 * 1024
-"""A club's whole history is well under 1 MB; anything over 5 MB is refused."""
-
-MAX_ROWS = 50_000
+from scoring.sheets import MAX_ROWS, read_sheet
 
 COLUMNS = {
     "date": ("日付", "date"),
@@ -152,43 +145,9 @@ class ImportRefused(Exception):
 
 
 def read_table(data: bytes) -> list[list[Any]]:
-    """The file's cells, row by row (CSV in any of the accepted encodings, or XLSX)."""
-    if len(data) > MAX_BYTES:
-        raise ValueError(
-            _("The file is too large (%(size)s MB; at most %(limit)s MB).")
-            % {"size": f"{len(data) / 1_048_576:.1f}", "limit": MAX_BYTES // 1_048_576}
-        )
-    if not data.strip():
-        raise ValueError(_("The file is empty."))
-    if data[:4] == b"PK\x03\x04":
-        return _read_xlsx(data)
-    if b"\x00" in data[:8192]:
-        raise ValueError(_("This is not a CSV or Excel (XLSX) file."))
-    return list(csv.reader(io.StringIO(_decode(data))))
-
-
-def _decode(data: bytes) -> str:
-    if data.startswith(b"\xef\xbb\xbf"):
-        return data[3:].decode("utf-8")
-    for encoding in ("utf-8", "cp932"):
-        try:
-            return data.decode(encoding)
-        except UnicodeDecodeError:
-            continue
-    raise ValueError(_("The file's characters cannot be read (use UTF-8 or Shift_JIS)."))
-
-
-def _read_xlsx(data: bytes) -> list[list[Any]]:
-    from openpyxl import load_workbook
-
-    try:
-        book = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
-    except (zipfile.BadZipFile, KeyError, OSError, ValueError) as error:
-        raise ValueError(_("This Excel file cannot be read.")) from error
-    sheet = book.worksheets[0]
-    rows = [list(row) for row in sheet.iter_rows(values_only=True)]
-    book.close()
-    return rows
+    """The file's rows with anything in them, the header first (CSV in any of the accepted
+    encodings, or XLSX), read within the bounds of scoring/sheets.py."""
+    return read_sheet(data, max_rows=MAX_ROWS)
 
 
 # --- reading cells ---------------------------------------------------------------------

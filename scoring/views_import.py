@@ -18,13 +18,13 @@ from django.views.decorators.http import require_POST
 from members.roles import organizer_required
 from scoring.imports import (
     KIND_LABELS,
-    MAX_BYTES,
     ImportPlan,
     ImportRefused,
     import_results,
     plan_import,
 )
 from scoring.models import MeetKind, RuleSet
+from scoring.sheets import MAX_BYTES
 
 SESSION_KEY = "pending_import"
 

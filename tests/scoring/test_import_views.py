@@ -4,7 +4,8 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from scoring.models import Hanchan, Meet
-from tests.scoring.test_imports import csv_bytes, replace_row
+from tests.scoring.hostile_files import MALFORMED
+from tests.scoring.test_imports import MALFORMED_MESSAGES, csv_bytes, replace_row
 
 pytestmark = pytest.mark.django_db
 
@@ -63,3 +64,12 @@ def test_only_organizers_import(client, member_client, members):
     assert upload(member_client, csv_bytes()).status_code == 403
     assert member_client.post("/import/confirm/", {"token": "x"}).status_code == 403
     assert not Hanchan.objects.exists()
+
+
+@pytest.mark.parametrize("case", list(MALFORMED_MESSAGES))
+def test_a_malformed_excel_file_gets_its_message_not_a_500(organizer_client, members, case):
+    response = organizer_client.post(
+        "/import/", {"file": SimpleUploadedFile("sheet.xlsx", MALFORMED[case]())}
+    )
+    assert response.status_code == 400
+    assert MALFORMED_MESSAGES[case] in response.content.decode()
