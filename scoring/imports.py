@@ -26,7 +26,8 @@ from datetime import date, datetime
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.core.validators import MaxValueValidator
+from django.db import models, transaction
 from django.utils.translation import gettext as _
 
 from members.models import Member
@@ -178,7 +179,20 @@ def _parse_date(value: Any) -> date:
         raise ValueError(_("%(value)s is not a date that exists.") % {"value": text}) from None
 
 
-def _parse_int(value: Any, *, minimum: int | None = None, what: str) -> int:
+def _largest(model: type[models.Model], name: str) -> int | None:
+    """The largest value a model's field takes (its MaxValueValidator), if it has one: the
+    preview refuses what saving would refuse."""
+    limits = [
+        v.limit_value
+        for v in model._meta.get_field(name).validators
+        if isinstance(v, MaxValueValidator)
+    ]
+    return min(limits, default=None)
+
+
+def _parse_int(
+    value: Any, *, minimum: int | None = None, maximum: int | None = None, what: str
+) -> int:
     if isinstance(value, bool):
         raise ValueError(_("%(what)s must be a number.") % {"what": what})
     if isinstance(value, int):
@@ -198,6 +212,8 @@ def _parse_int(value: Any, *, minimum: int | None = None, what: str) -> int:
         number = int(text)
     if minimum is not None and number < minimum:
         raise ValueError(_("%(what)s must be %(min)s or more.") % {"what": what, "min": minimum})
+    if maximum is not None and number > maximum:
+        raise ValueError(_("%(what)s must be %(max)s or less.") % {"what": what, "max": maximum})
     return number
 
 
@@ -270,8 +286,12 @@ def _read_rows(
         readers = {
             "date": _parse_date,
             "meet": _parse_kind,
-            "table": lambda v: _parse_int(v, minimum=1, what=_("The table")),
-            "round": lambda v: _parse_int(v, minimum=1, what=_("The round")),
+            "table": lambda v: _parse_int(
+                v, minimum=1, maximum=_largest(Hanchan, "table_no"), what=_("The table")
+            ),
+            "round": lambda v: _parse_int(
+                v, minimum=1, maximum=_largest(Hanchan, "round_no"), what=_("The round")
+            ),
             "seat": _parse_seat,
             "name": _parse_name,
             "score": lambda v: _parse_int(v, what=_("The score")),

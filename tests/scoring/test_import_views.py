@@ -5,7 +5,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from scoring.models import Hanchan, Meet
 from tests.scoring.hostile_files import MALFORMED
-from tests.scoring.test_imports import MALFORMED_MESSAGES, csv_bytes, replace_row
+from tests.scoring.test_imports import GOOD_ROWS, MALFORMED_MESSAGES, csv_bytes, replace_row
 
 pytestmark = pytest.mark.django_db
 
@@ -73,3 +73,12 @@ def test_a_malformed_excel_file_gets_its_message_not_a_500(organizer_client, mem
     )
     assert response.status_code == 400
     assert MALFORMED_MESSAGES[case] in response.content.decode()
+
+
+def test_preview_and_confirm_check_the_same_bounds(organizer_client, members):
+    rows = [r.replace(",1,1,", ",999999999,1,", 1) for r in GOOD_ROWS]
+    response = upload(organizer_client, csv_bytes(rows))
+    assert response.status_code == 400
+    assert "卓は 50 以下にしてください。" in response.content.decode()
+    assert "token" not in organizer_client.session.get("pending_import", {})
+    assert not Hanchan.objects.exists()

@@ -479,3 +479,13 @@ def test_the_safe_reader_reads_what_openpyxl_reads(members):
     assert read_sheet(data) == expected
     assert expected[1][:2] == [datetime(2025, 4, 9), "東山 一郎"]  # the furigana left out
     assert expected[2][1] == "南野 花子"
+
+
+def test_preview_refuses_a_table_or_round_that_saving_would_refuse(members):
+    rows = [r.replace(",1,1,", ",999999999,21,", 1) for r in GOOD_ROWS]
+    plan = plan_import(csv_bytes(rows))
+    messages = {str(e) for e in plan.errors}
+    assert "2行目、列「卓」：卓は 50 以下にしてください。" in messages
+    assert "2行目、列「回戦」：回戦は 20 以下にしてください。" in messages
+    plan = plan_import(csv_bytes([r.replace(",1,1,", ",50,20,", 1) for r in GOOD_ROWS]))
+    assert plan.ok, plan.errors
