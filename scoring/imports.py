@@ -118,11 +118,16 @@ class PlannedGame:
         }
 
 
+MAX_ERRORS = 100
+"""Errors kept to show; the rest are only counted (a bad file can have hundreds of thousands)."""
+
+
 @dataclass
 class ImportPlan:
     """What a file would do, or why it cannot."""
 
-    errors: list[RowError] = field(default_factory=list)
+    errors: list[RowError] = field(default_factory=list)  # the first MAX_ERRORS
+    more_errors: int = 0  # and how many more there are
     games: list[PlannedGame] = field(default_factory=list)
     new_meets: list[tuple[date, str]] = field(default_factory=list)
     new_members: list[str] = field(default_factory=list)
@@ -132,8 +137,15 @@ class ImportPlan:
     def ok(self) -> bool:
         return not self.errors
 
+    @property
+    def error_count(self) -> int:
+        return len(self.errors) + self.more_errors
+
     def error(self, row: int, column: str, message: str) -> None:
-        self.errors.append(RowError(row, column, message))
+        if len(self.errors) < MAX_ERRORS:
+            self.errors.append(RowError(row, column, message))
+        else:
+            self.more_errors += 1
 
 
 class ImportRefused(Exception):

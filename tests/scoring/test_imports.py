@@ -2,6 +2,7 @@
 with its error and nothing changed, random rows never crash, and the CSV round trip."""
 
 import io
+import time
 from datetime import datetime
 from decimal import Decimal
 
@@ -489,3 +490,14 @@ def test_preview_refuses_a_table_or_round_that_saving_would_refuse(members):
     assert "2行目、列「回戦」：回戦は 20 以下にしてください。" in messages
     plan = plan_import(csv_bytes([r.replace(",1,1,", ",50,20,", 1) for r in GOOD_ROWS]))
     assert plan.ok, plan.errors
+
+
+def test_a_file_with_thousands_of_errors_keeps_the_first_hundred_and_counts_the_rest(members):
+    rows = [f"2025-04-09,水曜会,{i % 50 + 1},1,東,東山 一郎,三万,," for i in range(20_000)]
+    data = csv_bytes(rows)
+    assert len(data) > 900_000
+    started = time.perf_counter()
+    plan = plan_import(data)
+    assert time.perf_counter() - started < 5
+    assert len(plan.errors) == 100 and plan.error_count == 20_000
+    assert plan.more_errors == 19_900

@@ -45,8 +45,10 @@ class Command(BaseCommand):
         except ImportRefused as refused:
             for error in refused.plan.errors:
                 self.stderr.write(str(error))
+            if refused.plan.more_errors:
+                self.stderr.write(f"… and {refused.plan.more_errors:,} more.")
             raise CommandError(
-                f"{len(refused.plan.errors)} error(s); nothing was imported."
+                f"{refused.plan.error_count:,} error(s); nothing was imported."
             ) from None
         verb = "Would import" if options["dry_run"] else "Imported"
         self.stdout.write(
