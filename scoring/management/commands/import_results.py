@@ -5,6 +5,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from scoring.imports import ImportRefused, import_results, plan_import
 from scoring.models import RuleSet
+from scoring.sheets import MAX_BYTES, too_large
 
 
 class Command(BaseCommand):
@@ -26,6 +27,8 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         path: Path = options["file"]
         try:
+            if path.stat().st_size > MAX_BYTES:  # refused unread
+                raise CommandError(too_large(path.stat().st_size))
             data = path.read_bytes()
         except OSError as error:
             raise CommandError(f"{path}: {error.strerror}") from error
