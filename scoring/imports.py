@@ -26,17 +26,15 @@ XLSX file is read from its first sheet. Nothing is written unless the whole file
 
 from __future__ import annotations
 
-import csv
-import io
 import re
-import zipfile
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.core.validators import MaxValueValidator
+from django.db import models, transaction
 from django.utils.translation import gettext as _
 
 from members.models import Member, name_key, no_control_characters
@@ -51,11 +49,7 @@ from scoring.models import (
     parse_big_hands,
     parse_score,
 )
-
-MAX_BYTES = 5 * 1024 * 1024
-"""A club's whole history is well under 1 MB; anything over 5 MB is refused."""
-
-MAX_ROWS = 50_000
+from scoring.sheets import MAX_ROWS, read_sheet
 
 COLUMNS = {
     "date": ("日付", "date"),
@@ -148,11 +142,16 @@ class PlannedGame:
         }
 
 
+MAX_ERRORS = 100
+"""Errors kept to show; the rest are only counted (a bad file can have hundreds of thousands)."""
+
+
 @dataclass
 class ImportPlan:
     """What a file would do, or why it cannot."""
 
-    errors: list[RowError] = field(default_factory=list)
+    errors: list[RowError] = field(default_factory=list)  # the first MAX_ERRORS
+    more_errors: int = 0  # and how many more there are
     games: list[PlannedGame] = field(default_factory=list)
     new_meets: list[tuple[date, str]] = field(default_factory=list)
     new_members: list[str] = field(default_factory=list)
@@ -163,8 +162,15 @@ class ImportPlan:
     def ok(self) -> bool:
         return not self.errors
 
+    @property
+    def error_count(self) -> int:
+        return len(self.errors) + self.more_errors
+
     def error(self, row: int, column: str, message: str) -> None:
-        self.errors.append(RowError(row, column, message))
+        if len(self.errors) < MAX_ERRORS:
+            self.errors.append(RowError(row, column, message))
+        else:
+            self.more_errors += 1
 
 
 class ImportRefused(Exception):
@@ -177,43 +183,9 @@ class ImportRefused(Exception):
 
 
 def read_table(data: bytes) -> list[list[Any]]:
-    """The file's cells, row by row (CSV in any of the accepted encodings, or XLSX)."""
-    if len(data) > MAX_BYTES:
-        raise ValueError(
-            _("The file is too large (%(size)s MB; at most %(limit)s MB).")
-            % {"size": f"{len(data) / 1_048_576:.1f}", "limit": MAX_BYTES // 1_048_576}
-        )
-    if not data.strip():
-        raise ValueError(_("The file is empty."))
-    if data[:4] == b"PK\x03\x04":
-        return _read_xlsx(data)
-    if b"\x00" in data[:8192]:
-        raise ValueError(_("This is not a CSV or Excel (XLSX) file."))
-    return list(csv.reader(io.StringIO(_decode(data))))
-
-
-def _decode(data: bytes) -> str:
-    if data.startswith(b"\xef\xbb\xbf"):
-        return data[3:].decode("utf-8")
-    for encoding in ("utf-8", "cp932"):
-        try:
-            return data.decode(encoding)
-        except UnicodeDecodeError:
-            continue
-    raise ValueError(_("The file's characters cannot be read (use UTF-8 or Shift_JIS)."))
-
-
-def _read_xlsx(data: bytes) -> list[list[Any]]:
-    from openpyxl import load_workbook
-
-    try:
-        book = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
-    except (zipfile.BadZipFile, KeyError, OSError, ValueError) as error:
-        raise ValueError(_("This Excel file cannot be read.")) from error
-    sheet = book.worksheets[0]
-    rows = [list(row) for row in sheet.iter_rows(values_only=True)]
-    book.close()
-    return rows
+    """The file's rows with anything in them, the header first (CSV in any of the accepted
+    encodings, or XLSX), read within the bounds of scoring/sheets.py."""
+    return read_sheet(data, max_rows=MAX_ROWS)
 
 
 # --- reading cells ---------------------------------------------------------------------
@@ -264,7 +236,20 @@ def _in_meet_dates(day: date) -> date:
     return day
 
 
-def _parse_int(value: Any, *, minimum: int | None = None, what: str) -> int:
+def _largest(model: type[models.Model], name: str) -> int | None:
+    """The largest value a model's field takes (its MaxValueValidator), if it has one: the
+    preview refuses what saving would refuse."""
+    limits = [
+        v.limit_value
+        for v in model._meta.get_field(name).validators
+        if isinstance(v, MaxValueValidator)
+    ]
+    return min(limits, default=None)
+
+
+def _parse_int(
+    value: Any, *, minimum: int | None = None, maximum: int | None = None, what: str
+) -> int:
     if isinstance(value, bool):
         raise ValueError(_("%(what)s must be a number.") % {"what": what})
     if isinstance(value, int):
@@ -284,6 +269,8 @@ def _parse_int(value: Any, *, minimum: int | None = None, what: str) -> int:
         number = int(text)
     if minimum is not None and number < minimum:
         raise ValueError(_("%(what)s must be %(min)s or more.") % {"what": what, "min": minimum})
+    if maximum is not None and number > maximum:
+        raise ValueError(_("%(what)s must be %(max)s or less.") % {"what": what, "max": maximum})
     return number
 
 
@@ -356,8 +343,12 @@ def _read_rows(
         readers = {
             "date": _parse_date,
             "meet": _parse_kind,
-            "table": lambda v: _parse_int(v, minimum=1, what=_("The table")),
-            "round": lambda v: _parse_int(v, minimum=1, what=_("The round")),
+            "table": lambda v: _parse_int(
+                v, minimum=1, maximum=_largest(Hanchan, "table_no"), what=_("The table")
+            ),
+            "round": lambda v: _parse_int(
+                v, minimum=1, maximum=_largest(Hanchan, "round_no"), what=_("The round")
+            ),
             "seat": _parse_seat,
             "name": _parse_name,
             "score": _parse_score,

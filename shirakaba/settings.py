@@ -179,6 +179,9 @@ SESSION_COOKIE_AGE = int(os.environ.get("SESSION_IDLE_MINUTES", "120")) * 60
 SESSION_SAVE_EVERY_REQUEST = True
 SESSION_COOKIE_HTTPONLY = True
 
+# An uploaded record sheet waits here between its preview and its confirmation.
+PENDING_IMPORTS_DIR = DATA_DIR / "pending-imports"
+
 # Long PDF reports are laid out in parallel worker processes (scoring/reports/weasy.py).
 PDF_PROCESSES = int(os.environ.get("PDF_PROCESSES", str(min(2, os.cpu_count() or 1))))
 

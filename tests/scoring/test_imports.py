@@ -2,6 +2,8 @@
 with its error and nothing changed, random rows never crash, and the CSV round trip."""
 
 import io
+import time
+from datetime import datetime
 from decimal import Decimal
 
 import pytest
@@ -206,6 +208,9 @@ BAD_FILES = [
         "例会として読めません",
     ),
     ("undecodable", csv_bytes().replace(b"2025-04-09", b"\xff\xfe\x80\x81", 1), "文字", ""),
+    ("huge field", csv_bytes(replace_row(1, "x" * 200_000)), "3行目", "CSV"),
+    ("long cell", csv_bytes(replace_row(1, "x" * 3_000)), "3行目", "2,000 文字"),
+    ("nul byte late", csv_bytes() + b"x" * 9000 + b"\x00\n", "", ""),
 ]
 
 
@@ -304,3 +309,195 @@ def test_the_csv_round_trip_gives_the_same_file(members):
     _, _, second = render_games_csv(Filters())
     assert second == first
     assert_settled_as_expected()
+
+
+# --- hostile and malformed files (issue 15 §2) -------------------------------------------
+
+HOSTILE_MESSAGES = {
+    "dimension": None,  # declares A1:XFD1048576, holds 9 rows: read as the 9 rows
+    "zip bomb": "展開すると 99.2 MB",
+    "packed too tightly": "圧縮率",
+    "wide row": None,  # the cells right of the header are never looked at
+    "endless row": "読み切れない",
+    "empty rows": "1,000,000",  # a million empty rows after the data
+    "styled cells": "1,000,000",
+    "too many rows": "50,000 行を超えています",
+    "many texts": "200,000",
+    "many styles": "65,536",
+    "everything at once": None,
+}
+MALFORMED_MESSAGES = {
+    "truncated xml": "壊れています",
+    "no sheet": "シートがありません",
+    "bad shared string": "壊れています",
+    "not a workbook": "Excel のブックではありません",
+    "lying sizes": "この Excel ファイルは読めません",
+    "old xls": "古い Excel ファイル（.xls）",
+}
+
+
+@pytest.fixture
+def memory_ceiling():
+    """Allocations beyond what the process holds now plus 400 MB fail (MemoryError) instead
+    of taking the machine's memory: a reader that trusts the file fails the test cleanly."""
+    import resource
+
+    from tests.scoring.hostile_files import vm_kb
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    ceiling = (vm_kb("VmSize") + 400 * 1024) * 1024
+    resource.setrlimit(resource.RLIMIT_AS, (ceiling, hard))
+    yield
+    resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+
+
+@pytest.mark.parametrize("case", list(HOSTILE_MESSAGES))
+def test_a_hostile_file_gets_its_message_or_only_its_rows(members, memory_ceiling, case):
+    from tests.scoring.hostile_files import HOSTILE
+
+    data = HOSTILE[case]()
+    before = state()
+    plan = plan_import(data)
+    messages = "\n".join(str(e) for e in plan.errors)
+    if HOSTILE_MESSAGES[case] is None:
+        # The few real rows are read: whatever is wrong is wrong with a row, not the file.
+        assert all(e.row > 0 for e in plan.errors), messages
+    else:
+        assert not plan.ok and HOSTILE_MESSAGES[case] in messages, messages
+        assert len(plan.errors) == 1
+    assert state() == before
+
+
+@pytest.mark.parametrize("case", list(HOSTILE_MESSAGES))
+def test_a_hostile_file_is_read_within_5_s_and_200_mb(tmp_path, case):
+    """In a process of its own, under an address-space limit of what it held before plus
+    200 MB: the whole reading (``read_table``) ends, with its rows or its message, in 5 s."""
+    import json
+    import subprocess
+    import sys
+
+    from tests.scoring.hostile_files import HOSTILE
+
+    path = tmp_path / "hostile.xlsx"
+    path.write_bytes(HOSTILE[case]())
+    try:
+        result = subprocess.run(
+            [sys.executable, "-m", "tests.scoring.hostile_files", "measure", str(path)],
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"{case}: still reading after 30 s")
+    assert result.returncode == 0, result.stderr[-2000:]
+    measured = json.loads(result.stdout)
+    assert measured["outcome"] != "MemoryError", measured
+    assert measured["seconds"] < 5, measured
+    expected = HOSTILE_MESSAGES[case]
+    assert (expected or "read ") in measured["outcome"], measured
+
+
+@pytest.mark.parametrize("case", list(MALFORMED_MESSAGES))
+def test_a_malformed_excel_file_gets_a_clear_message(members, case):
+    from tests.scoring.hostile_files import MALFORMED
+
+    plan = plan_import(MALFORMED[case]())
+    assert [str(e) for e in plan.errors] == [
+        next(str(e) for e in plan.errors if MALFORMED_MESSAGES[case] in str(e))
+    ]
+
+
+def test_the_safe_reader_reads_what_openpyxl_reads(members):
+    """Shared strings (with furigana and rich-text runs), dates by their style, formulas'
+    cached values, booleans, a formula's text, an error value and cells without references:
+    the same values as openpyxl's own reader (data_only) gives."""
+    from openpyxl import load_workbook
+
+    from scoring.sheets import read_sheet
+    from tests.scoring.hostile_files import MAIN, SHEET, sheet_xml, with_parts
+
+    strings = (
+        f'<sst xmlns="{MAIN}"><si><t>日付</t></si><si><t>氏名</t></si><si><t>持ち点</t></si>'
+        '<si><t>東山 一郎</t><rPh sb="0" eb="2"><t>ひがしやま</t></rPh></si>'
+        "<si><r><t>南野</t></r><r><rPr><b/></rPr><t> 花子</t></r></si><si><t>備考</t></si></sst>"
+    ).encode()
+    styles = (
+        f'<styleSheet xmlns="{MAIN}"><numFmts count="1"><numFmt numFmtId="164" '
+        'formatCode="yyyy&quot;年&quot;m&quot;月&quot;d&quot;日&quot;"/></numFmts>'
+        '<cellStyleXfs><xf numFmtId="14"/></cellStyleXfs><cellXfs><xf numFmtId="0"/>'
+        '<xf numFmtId="14"/><xf numFmtId="164"/><xf numFmtId="3"/></cellXfs></styleSheet>'
+    ).encode()
+    rows = (
+        b'<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c>'
+        b'<c r="C1" t="s"><v>2</v></c><c r="D1" t="s"><v>5</v></c></row>'
+        b'<row r="3"><c r="A3" s="1"><v>45756</v></c><c r="B3" t="s"><v>3</v></c>'
+        b'<c r="C3" s="3"><f>30000+2600</f><v>32600</v></c><c r="D3" t="b"><v>1</v></c></row>'
+        b'<row r="4"><c s="2"><v>45757.5</v></c><c t="s"><v>4</v></c><c t="str"><f>"-"&amp;"3200"'
+        b'</f><v>-3200</v></c><c t="e"><v>#N/A</v></c><c r="Z4"><v>7</v></c></row>'
+        b'<row r="5"><c r="A5" t="inlineStr"><is><t>2025/4/9</t></is></c><c r="C5"><v>1.5E3</v>'
+        b"</c></row>"
+    )
+    rels = (
+        b'<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
+        b'<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/'
+        b'relationships/worksheet" Target="/xl/worksheets/sheet1.xml"/><Relationship Id="rId2" '
+        b'Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" '
+        b'Target="styles.xml"/><Relationship Id="rId3" Type="http://schemas.openxmlformats.org/'
+        b'officeDocument/2006/relationships/sharedStrings" Target="sharedStrings.xml"/>'
+        b"</Relationships>"
+    )
+    content_types = (
+        b'<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
+        b'<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.'
+        b'relationships+xml"/><Default Extension="xml" ContentType="application/xml"/>'
+        b'<Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-'
+        b'officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/sharedStrings.xml"'
+        b' ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings'
+        b'+xml"/><Override PartName="/xl/styles.xml" ContentType="application/vnd.openxmlformats-'
+        b'officedocument.spreadsheetml.styles+xml"/><Override PartName="/xl/worksheets/sheet1.xml"'
+        b' ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>'
+        b"</Types>"
+    )
+    data = with_parts(
+        {
+            SHEET: sheet_xml(rows, "A1:Z5"),
+            "xl/sharedStrings.xml": strings,
+            "xl/styles.xml": styles,
+            "xl/_rels/workbook.xml.rels": rels,
+            "[Content_Types].xml": content_types,
+        },
+        drop=("xl/theme/theme1.xml",),
+    )
+    book = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
+    expected = []
+    for row in book.worksheets[0].iter_rows(values_only=True, max_col=4):
+        values = list(row)
+        while values and values[-1] is None:
+            values.pop()
+        if values:
+            expected.append(values)
+    assert read_sheet(data) == expected
+    assert expected[1][:2] == [datetime(2025, 4, 9), "東山 一郎"]  # the furigana left out
+    assert expected[2][1] == "南野 花子"
+
+
+def test_preview_refuses_a_table_or_round_that_saving_would_refuse(members):
+    rows = [r.replace(",1,1,", ",999999999,21,", 1) for r in GOOD_ROWS]
+    plan = plan_import(csv_bytes(rows))
+    messages = {str(e) for e in plan.errors}
+    assert "2行目、列「卓」：卓は 50 以下にしてください。" in messages
+    assert "2行目、列「回戦」：回戦は 20 以下にしてください。" in messages
+    plan = plan_import(csv_bytes([r.replace(",1,1,", ",50,20,", 1) for r in GOOD_ROWS]))
+    assert plan.ok, plan.errors
+
+
+def test_a_file_with_thousands_of_errors_keeps_the_first_hundred_and_counts_the_rest(members):
+    rows = [f"2025-04-09,水曜会,{i % 50 + 1},1,東,東山 一郎,三万,," for i in range(20_000)]
+    data = csv_bytes(rows)
+    assert len(data) > 900_000
+    started = time.perf_counter()
+    plan = plan_import(data)
+    assert time.perf_counter() - started < 5
+    assert len(plan.errors) == 100 and plan.error_count == 20_000
+    assert plan.more_errors == 19_900

@@ -5,6 +5,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from scoring.imports import ImportRefused, import_results, plan_import
 from scoring.models import RuleSet
+from scoring.sheets import MAX_BYTES, too_large
 
 
 class Command(BaseCommand):
@@ -26,6 +27,8 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         path: Path = options["file"]
         try:
+            if path.stat().st_size > MAX_BYTES:  # refused unread
+                raise CommandError(too_large(path.stat().st_size))
             data = path.read_bytes()
         except OSError as error:
             raise CommandError(f"{path}: {error.strerror}") from error
@@ -45,8 +48,10 @@ class Command(BaseCommand):
         except ImportRefused as refused:
             for error in refused.plan.errors:
                 self.stderr.write(str(error))
+            if refused.plan.more_errors:
+                self.stderr.write(f"… and {refused.plan.more_errors:,} more.")
             raise CommandError(
-                f"{len(refused.plan.errors)} error(s); nothing was imported."
+                f"{refused.plan.error_count:,} error(s); nothing was imported."
             ) from None
         verb = "Would import" if options["dry_run"] else "Imported"
         self.stdout.write(
