@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django import forms
@@ -31,10 +32,35 @@ class RuleSetCopyForm(forms.Form):
         return name
 
 
+ROW_ID = re.compile(r"[0-9]{1,18}")
+"""What a row id in a form looks like. Anything else is refused before the database sees it:
+SQLite cannot hold an integer past 2**63, and "²" passes ``isdigit`` but not ``int``."""
+
+
+class IdChoiceField(forms.ModelChoiceField):  # type: ignore[type-arg]
+    def to_python(self, value: Any) -> Any:
+        if value not in self.empty_values and not ROW_ID.fullmatch(str(value)):
+            raise ValidationError(self.error_messages["invalid_choice"], code="invalid_choice")
+        return super().to_python(value)
+
+
+class IdMultipleChoiceField(forms.ModelMultipleChoiceField):  # type: ignore[type-arg]
+    def _check_values(self, value: Any) -> Any:
+        for pk in value:
+            if not ROW_ID.fullmatch(str(pk)):
+                raise ValidationError(
+                    self.error_messages["invalid_pk_value"],
+                    code="invalid_pk_value",
+                    params={"pk": pk},
+                )
+        return super()._check_values(value)
+
+
 class MeetForm(forms.ModelForm):
     class Meta:
         model = Meet
         fields = ["date", "kind", "rule_set", "attendees", "note"]
+        field_classes = {"rule_set": IdChoiceField, "attendees": IdMultipleChoiceField}
         widgets = {
             "date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
             "kind": forms.RadioSelect,
@@ -79,7 +105,7 @@ class GameForm(forms.Form):
 
     table_no = forms.IntegerField(label=_("Table"), min_value=1, max_value=50)
     round_no = forms.IntegerField(label=_("Round"), min_value=1, max_value=20)
-    rule_set = forms.ModelChoiceField(label=_("Rule set"), queryset=RuleSet.objects.all())
+    rule_set = IdChoiceField(label=_("Rule set"), queryset=RuleSet.objects.all())
     unit = forms.ChoiceField(
         label=_("Scores are typed"),
         choices=ScoreUnit.CHOICES,

@@ -28,6 +28,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from members.roles import organizer_required
+from scoring.forms import IdChoiceField
 from scoring.imports import KIND_LABELS, ImportPlan, ImportRefused, import_results, plan_import
 from scoring.models import MeetKind, RuleSet
 from scoring.sheets import MAX_BYTES, too_large
@@ -43,7 +44,7 @@ class ImportForm(forms.Form):
     create_members = forms.BooleanField(
         label=gettext_lazy("Add members for names not in the club yet"), required=False
     )
-    rule_set = forms.ModelChoiceField(
+    rule_set = IdChoiceField(
         label=gettext_lazy("Rule set of new meets"),
         queryset=RuleSet.objects.all(),
         required=False,

@@ -8,6 +8,7 @@ not a hand list), for a visitor, a member and an organizer, by GET and by POST:
 """
 
 import re
+from datetime import date
 
 import pytest
 from axes.models import AccessAttempt, AccessFailureLog, AccessLog
@@ -44,7 +45,7 @@ def patterns(resolver: URLResolver, prefix: str = "") -> list[str]:
 @pytest.fixture
 def sample(club_rule, four_members, alice, bob):
     """One of everything, so that every pattern with an id has a real object to point at."""
-    meet = Meet.objects.create(date="2025-04-09", kind="wed", rule_set=club_rule)
+    meet = Meet.objects.create(date=date(2025, 4, 9), kind="wed", rule_set=club_rule)
     game = Hanchan(meet=meet, table_no=1, round_no=1, rule_set=club_rule)
     scores = [32_600, 30_000, 30_000, 27_400]
     hands = [[("mangan", "")], [], [], []]

@@ -216,3 +216,19 @@ def test_two_organizers_saving_one_new_table_at_once(db):
         t.join(60)
     assert sorted(outcomes) == ["saved", "この回戦・卓の半荘はすでに入力されています。"]
     assert Hanchan.objects.count() == 1
+
+
+@pytest.mark.parametrize("value", ["9223372036854775808", "²", "-1", "1.5"])
+def test_a_choice_that_is_no_row_id_is_refused_not_a_500(organizer_client, club_rule, value):
+    """Found by the POST fuzz (test_fuzz.py): SQLite cannot hold an integer past 2**63."""
+    meet = Meet.objects.create(date="2025-04-09", kind="wed", rule_set=club_rule)
+    before = list(Meet.objects.values())
+    for data in (
+        {"date": "2025-04-09", "kind": "wed", "rule_set": club_rule.pk, "attendees": value},
+        {"date": "2025-04-09", "kind": "wed", "rule_set": value},
+    ):
+        response = organizer_client.post(f"/meets/{meet.pk}/edit/", data)
+        assert response.status_code == 400
+    response = organizer_client.post(f"/meets/{meet.pk}/games/new/", {"rule_set": value})
+    assert response.status_code == 400
+    assert list(Meet.objects.values()) == before
