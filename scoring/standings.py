@@ -47,6 +47,10 @@ FIRST_DAY, LAST_DAY = date(1990, 1, 1), date(2100, 3, 31)
 the last of them falls in."""
 
 
+class PeriodOutOfRange(ValueError):
+    """A period written right but reaching outside ``FIRST_DAY``–``LAST_DAY`` (FY9998)."""
+
+
 @dataclass(frozen=True)
 class Period:
     """A span of meet dates, both ends included; ``None`` ends are open."""
@@ -93,11 +97,11 @@ class Period:
     @classmethod
     def parse(cls, text: str) -> Period:
         """Read 2025-04, 2025-H1, 2025-H2, FY2025, all, or 2025-04-01..2025-06-30 (either end
-        may be left open). Raise ValueError for anything else, or one reaching outside
-        ``FIRST_DAY``–``LAST_DAY``."""
+        may be left open). Raise ValueError for anything else, and PeriodOutOfRange for one
+        reaching outside ``FIRST_DAY``–``LAST_DAY``."""
         period = cls._parse(text.strip())
         if not period.within_range():
-            raise ValueError(f"not a period from {FIRST_DAY} to {LAST_DAY}: {text!r}")
+            raise PeriodOutOfRange(f"not a period from {FIRST_DAY} to {LAST_DAY}: {text!r}")
         return period
 
     def within_range(self) -> bool:
@@ -111,10 +115,13 @@ class Period:
             year, month = int(m[1]), int(m[2])
             if 1 <= month <= 12:
                 return cls.month(year, month)
-        if m := re.fullmatch(r"(\d{4})-H([12])", text):
-            return cls.half(int(m[1]), int(m[2]))  # ValueError past the year 9999
-        if m := re.fullmatch(r"FY(\d{4})", text):
-            return cls.fiscal_year(int(m[1]))
+        try:
+            if m := re.fullmatch(r"(\d{4})-H([12])", text):
+                return cls.half(int(m[1]), int(m[2]))
+            if m := re.fullmatch(r"FY(\d{4})", text):
+                return cls.fiscal_year(int(m[1]))
+        except ValueError:  # its second half-year ends past the year 9999
+            raise PeriodOutOfRange(text) from None
         if m := re.fullmatch(r"(\d{4}-\d{2}-\d{2})?\.\.(\d{4}-\d{2}-\d{2})?", text):
             try:
                 start = date.fromisoformat(m[1]) if m[1] else None

@@ -102,14 +102,8 @@ def download(
 
 def _identity(filters: Filters) -> tuple[Hashable, ...]:
     rule_set = filters.rule_set.pk if filters.rule_set else None
-    group = filters.standings_group
-    return (
-        filters.period.key,
-        filters.kind,
-        group.pk if group is not None else None,
-        rule_set,
-        filters.min_games,
-    )
+    group = filters.group.pk if filters.group else None  # None: the club's (no query needed)
+    return (filters.period.key, filters.kind, group, rule_set, filters.min_games)
 
 
 @require_safe

@@ -25,6 +25,7 @@ from scoring.reports.charts import cumulative_chart, places_chart
 from scoring.standings import (
     Filters,
     Period,
+    PeriodOutOfRange,
     PlaceColumns,
     compute_standings,
     counts_wins,
@@ -44,18 +45,18 @@ def filters_from(request: HttpRequest) -> Filters:
     """Read period, kind, standings group, rule set and the minimum of games from the query
     string.
 
-    No period means the half-year of the latest meet; an unreadable one, or one reaching
-    outside the years a meet may have, answers 404. Anything else unreadable falls back to
-    its default: every kind, the club's group, all its rule sets, no minimum. A rule set of
-    another group than the one named is ignored.
+    A period reaching outside the years a meet may have (FY9998) answers 404. Anything
+    unreadable falls back to its default: the half-year of the latest meet, every kind, the
+    club's group, all its rule sets, no minimum. A rule set of another group than the one
+    named is ignored.
     """
     params = request.GET
-    if text := params.get("period", ""):
-        try:
-            period = Period.parse(text)
-        except ValueError:
-            raise Http404(_("There is no such period: %(period)s") % {"period": text}) from None
-    else:
+    try:
+        period = Period.parse(params["period"])
+    except PeriodOutOfRange:
+        message = _("There is no such period: %(period)s") % {"period": params["period"]}
+        raise Http404(message) from None
+    except (KeyError, ValueError):
         latest = Meet.objects.order_by("-date").values_list("date", flat=True).first()
         period = Period.containing(latest or timezone.localdate())
     kind = params.get("kind", "")

@@ -68,3 +68,22 @@ def members(db) -> list[Member]:
     from tests.scoring.test_imports import NAMES
 
     return [Member.objects.create(name=n, furigana="かな") for n in NAMES]
+
+
+def put_back_migrated_data() -> None:
+    """The rule sets and standings groups as the migrations leave them, for tests whose
+    database was flushed (``transaction=True``). Idempotent."""
+    import importlib
+
+    from scoring.models import StandingsGroup
+
+    made = importlib.import_module("scoring.migrations.0002_rule_sets").RULE_SETS
+    again = importlib.import_module("scoring.migrations.0007_read_the_sheets_again")
+    club, _ = StandingsGroup.objects.get_or_create(name=again.CLUB_GROUP)
+    for values in made:
+        name = values["name"]
+        group = club
+        if name not in again.CLUB_RULES:
+            group, _ = StandingsGroup.objects.get_or_create(name=name)
+        defaults = {**values, **again.CHANGES.get(name, {}), "group": group}
+        RuleSet.objects.update_or_create(name=name, defaults=defaults)

@@ -4,12 +4,12 @@ Playwright's own browser download is not used (it cannot be fetched here); `.ci/
 installs the `chromium` package. A missing browser fails the run rather than skipping it.
 """
 
-import importlib
 import os
 import shutil
 
 import pytest
-from django.apps import apps
+
+from tests.conftest import put_back_migrated_data
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync API runs a loop
 
@@ -46,18 +46,7 @@ def migrated_data(live_server):
     (``serialized_rollback`` restores nothing here: under Playwright's sync API the test's
     database connection is not the one Django serialized at setup.)
     """
-    made = importlib.import_module("scoring.migrations.0002_rule_sets").RULE_SETS
-    again = importlib.import_module("scoring.migrations.0007_read_the_sheets_again")
-    StandingsGroup = apps.get_model("scoring", "StandingsGroup")
-    RuleSet = apps.get_model("scoring", "RuleSet")
-    club, _ = StandingsGroup.objects.get_or_create(name=again.CLUB_GROUP)
-    for values in made:
-        name = values["name"]
-        group = club
-        if name not in again.CLUB_RULES:
-            group, _ = StandingsGroup.objects.get_or_create(name=name)
-        defaults = {**values, **again.CHANGES.get(name, {}), "group": group}
-        RuleSet.objects.update_or_create(name=name, defaults=defaults)
+    put_back_migrated_data()
 
 
 def sign_in(page, live_server, username: str, password: str) -> None:

@@ -1,6 +1,5 @@
 """Import in the browser: upload, preview, confirm; errors listed; only organizers."""
 
-import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -108,15 +107,13 @@ def test_a_file_with_thousands_of_errors_lists_the_first_hundred_and_counts_the_
     organizer_client, members
 ):
     rows = [f"2025-04-09,水曜会,{i % 50 + 1},1,東,東山 一郎,三万,," for i in range(20_000)]
-    started = time.perf_counter()
     response = upload(organizer_client, csv_bytes(rows))
-    elapsed = time.perf_counter() - started
     html = response.content.decode()
     assert response.status_code == 400
     assert "問題が 20000 件あります" in html
     assert "ほか 19900 件（最初の 100 件を表示しています）。" in html
     assert html.count('<tr><td class="num">') == 100
-    assert len(response.content) < 100_000 and elapsed < 5
+    assert len(response.content) < 100_000  # it was 61 MB
 
 
 def run_during_the_import(monkeypatch, action):
