@@ -208,15 +208,6 @@ class StandingsGroup(models.Model):
         """The club's group: the one the default rule set belongs to."""
         return cls.objects.get(rule_sets__is_default=True)
 
-    @property
-    def counts_wins(self) -> bool:
-        """A 1-0-0-0 group (カンターン): no rule set of it counts scores, so it ranks by wins."""
-        return not any(r.scores_count for r in self.rule_sets.all())
-
-    @property
-    def has_three_player(self) -> bool:
-        return any(r.players == 3 for r in self.rule_sets.all())
-
 
 class RuleSetQuerySet(models.QuerySet["RuleSet"]):
     def default(self) -> RuleSet:
@@ -453,20 +444,20 @@ class SettledRecord(models.Model):
         abstract = True
 
     def save(self, *args: Any, **kwargs: Any) -> None:
-        if not _settlement_writes.get():
-            raise ValidationError(
-                _("Games are changed only by entering them again in the score book."),
-                code="settled_only",
-            )
+        _refuse_outside_settlement()
         super().save(*args, **kwargs)
 
     def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
-        if not _settlement_writes.get():
-            raise ValidationError(
-                _("Games are changed only by entering them again in the score book."),
-                code="settled_only",
-            )
+        _refuse_outside_settlement()
         return super().delete(*args, **kwargs)
+
+
+def _refuse_outside_settlement() -> None:
+    if not _settlement_writes.get():
+        raise ValidationError(
+            _("Games are changed only by entering them again in the score book."),
+            code="settled_only",
+        )
 
 
 MEET_DATES = (date(1990, 1, 1), date(2099, 12, 31))
