@@ -579,8 +579,9 @@ class Meet(models.Model):
 def _attendance_of_a_finalised_meet(
     sender: type[models.Model], instance: Any, action: str, reverse: bool, **kwargs: Any
 ) -> None:
-    """The attendance of a finalised meet stays as it is, by whatever path."""
-    if not action.startswith("pre_"):
+    """The attendance of a finalised meet stays as it is, by whatever path (but a restore,
+    which loads the rows as they were: ``raw``)."""
+    if not action.startswith("pre_") or kwargs.get("raw"):
         return
     # Forward (meet.attendees.add) the meet is the instance; reverse (member.meets.add) the
     # meets are the pks being added or removed.
