@@ -10,7 +10,8 @@ from django.views.decorators.debug import sensitive_variables
 from members.models import Member
 
 
-class MemberForm(forms.ModelForm):
+# ModelForm is generic in django-stubs only; Django's class cannot be subscripted at run time.
+class MemberForm(forms.ModelForm):  # type: ignore[type-arg]
     class Meta:
         model = Member
         fields = ["name", "furigana", "is_active", "is_guest", "joined_on", "note"]

@@ -34,12 +34,13 @@ def client_address(request: HttpRequest) -> str | None:
     """The client's address as the outermost trusted proxy saw it (AXES_CLIENT_IP_CALLABLE)."""
     count = settings.PROXY_COUNT
     if count:
-        forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")
+        forwarded: list[str] = request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")
         if len(forwarded) >= count and is_address(address := forwarded[-count].strip()):
             return address
     # No proxy in front, or a request that did not come through it (e.g. from the machine
     # itself to gunicorn): the connection's address.
-    return request.META.get("REMOTE_ADDR")
+    remote: str | None = request.META.get("REMOTE_ADDR")
+    return remote
 
 
 def is_address(text: str) -> bool:
@@ -91,6 +92,7 @@ def tries_left(username: str | None, address: str | None) -> int:
 
 def release(username: str | None, address: str | None) -> int:
     """Lift the lock on this name at this address, and on the address if it is locked."""
+    deleted: int
     if address_locked_in(recent_failures(ip_address=address), address):
         deleted, _ = AccessAttempt.objects.filter(ip_address=address).delete()
     else:
@@ -98,7 +100,8 @@ def release(username: str | None, address: str | None) -> int:
     return deleted
 
 
-class LockHandler(AxesDatabaseHandler):
+# django-axes ships no types, so its handler is Any to mypy.
+class LockHandler(AxesDatabaseHandler):  # type: ignore[misc]
     """django-axes with the club's two limits (AXES_HANDLER).
 
     Axes locks when ``get_failures() >= AXES_FAILURE_LIMIT``; here the failures are told on
@@ -108,5 +111,6 @@ class LockHandler(AxesDatabaseHandler):
 
     def get_failures(self, request: HttpRequest, credentials: dict[str, Any] | None = None) -> int:
         username = get_client_username(request, credentials)
+        # AxesMiddleware sets axes_ip_address on the request; HttpRequest's stubs do not know it.
         left = tries_left(username, request.axes_ip_address)  # type: ignore[attr-defined]
         return int(settings.AXES_FAILURE_LIMIT) - left

@@ -7,9 +7,9 @@ and their permissions are (re)made after every ``migrate`` and by ``manage.py se
 
 from collections.abc import Callable
 from functools import wraps
-from typing import Any
+from typing import Any, cast
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, Group, Permission
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, Group, Permission, User
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 
@@ -30,9 +30,11 @@ def ensure_groups(using: str = "default") -> None:
 def is_organizer(user: AbstractBaseUser | AnonymousUser) -> bool:
     if not user.is_authenticated:
         return False
-    if user.is_superuser:
+    # The stubs type request.user as AbstractBaseUser; AUTH_USER_MODEL is auth.User here.
+    account = cast(User, user)
+    if account.is_superuser:
         return True
-    return user.groups.filter(name=ORGANIZER).exists()
+    return account.groups.filter(name=ORGANIZER).exists()
 
 
 ViewFunc = Callable[..., HttpResponse]

@@ -15,7 +15,8 @@ from simple_history.admin import SimpleHistoryAdmin
 from scoring.models import BigHand, Hanchan, HanchanResult, Meet, RuleSet, StandingsGroup
 
 
-class HistoryAdmin(SimpleHistoryAdmin):
+# django-simple-history ships no types, so its admin is Any to mypy.
+class HistoryAdmin(SimpleHistoryAdmin):  # type: ignore[misc]
     """History to read, never to revert."""
 
     def revert_disabled(self, request: HttpRequest, obj: Any = None) -> bool:
@@ -30,7 +31,10 @@ class HistoryAdmin(SimpleHistoryAdmin):
     ) -> HttpResponse:
         if request.method == "POST":
             raise PermissionDenied
-        return super().history_form_view(request, object_id, version_id, extra_context)
+        response: HttpResponse = super().history_form_view(
+            request, object_id, version_id, extra_context
+        )
+        return response
 
 
 class ReadOnlyAdmin(HistoryAdmin):
@@ -72,10 +76,12 @@ class RuleSetAdmin(HistoryAdmin):
             messages.success(request, _("Made %(name)s.") % {"name": copy.name})
 
 
-class HanchanInline(admin.TabularInline):
+# TabularInline is generic in django-stubs only; Django's class cannot be subscripted at run time.
+class HanchanInline(admin.TabularInline):  # type: ignore[type-arg]
     model = Hanchan
-    fields = ["round_no", "table_no", "rule_set", "deposits_held", "note"]
-    readonly_fields = fields
+    # A tuple: a list[str] is no list of fieldsets-or-names to mypy (lists are invariant).
+    readonly_fields = ("round_no", "table_no", "rule_set", "deposits_held", "note")
+    fields = readonly_fields
     extra = 0
     can_delete = False
     show_change_link = True
@@ -99,12 +105,14 @@ class MeetAdmin(HistoryAdmin):
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         if obj is not None and obj.is_final:
             return False
-        return super().has_change_permission(request, obj)
+        allowed: bool = super().has_change_permission(request, obj)
+        return allowed
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         if obj is not None and obj.is_final:
             return False
-        return super().has_delete_permission(request, obj)
+        allowed: bool = super().has_delete_permission(request, obj)
+        return allowed
 
     def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Meet]) -> None:
         """The bulk delete action, one meet at a time: a finalised one is kept."""
@@ -117,10 +125,10 @@ class MeetAdmin(HistoryAdmin):
                 meet.delete()
 
 
-class ResultInline(admin.TabularInline):
+class ResultInline(admin.TabularInline):  # type: ignore[type-arg]  # as HanchanInline
     model = HanchanResult
-    fields = ["seat", "member", "score", "chombo", "place", "total_points"]
-    readonly_fields = fields
+    readonly_fields = ("seat", "member", "score", "chombo", "place", "total_points")
+    fields = readonly_fields
     extra = 0
     can_delete = False
 

@@ -37,6 +37,8 @@ ROW_ID = re.compile(r"[0-9]{1,18}")
 SQLite cannot hold an integer past 2**63, and "²" passes ``isdigit`` but not ``int``."""
 
 
+# The model fields are generic in django-stubs only; Django's classes cannot be subscripted
+# at run time.
 class IdChoiceField(forms.ModelChoiceField):  # type: ignore[type-arg]
     def to_python(self, value: Any) -> Any:
         if value not in self.empty_values and not ROW_ID.fullmatch(str(value)):
@@ -53,10 +55,11 @@ class IdMultipleChoiceField(forms.ModelMultipleChoiceField):  # type: ignore[typ
                     code="invalid_pk_value",
                     params={"pk": pk},
                 )
-        return super()._check_values(value)
+        # A private method of Django's that django-stubs does not declare.
+        return super()._check_values(value)  # type: ignore[misc]
 
 
-class MeetForm(forms.ModelForm):
+class MeetForm(forms.ModelForm):  # type: ignore[type-arg]  # not subscriptable at run time
     class Meta:
         model = Meet
         fields = ["date", "kind", "rule_set", "attendees", "note"]
@@ -210,6 +213,7 @@ class GameForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        assert data is not None  # Form.clean returns cleaned_data
         unit = data.get("unit") or ScoreUnit.POINTS
         rows: list[tuple[int, Member | None, int | None]] = []
         for seat in self.SEATS:

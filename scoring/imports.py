@@ -239,11 +239,9 @@ def _in_meet_dates(day: date) -> date:
 def _largest(model: type[models.Model], name: str) -> int | None:
     """The largest value a model's field takes (its MaxValueValidator), if it has one: the
     preview refuses what saving would refuse."""
-    limits = [
-        v.limit_value
-        for v in model._meta.get_field(name).validators
-        if isinstance(v, MaxValueValidator)
-    ]
+    field = model._meta.get_field(name)
+    assert isinstance(field, models.Field)  # a column of the model, not a reverse relation
+    limits = [v.limit_value for v in field.validators if isinstance(v, MaxValueValidator)]
     return min(limits, default=None)
 
 

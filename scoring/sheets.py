@@ -344,7 +344,7 @@ class _XlsxReader:
         part = next((p for kind, p in relations.values() if kind == "sharedStrings"), None)
         if part is None or part not in self.archive.NameToInfo:
             return []
-        strings = []
+        strings: list[str] = []
         for element in self._elements(part, MAX_OTHER_XML, (SHARED,)):
             if len(strings) == MAX_SHARED_STRINGS:
                 raise SheetError(
@@ -445,7 +445,8 @@ class _XlsxReader:
         if kind == "b":
             return bool(int(value))
         if kind == "d":
-            return from_ISO8601(value)
+            # types-openpyxl leaves from_ISO8601 unannotated (it returns a date/datetime/time).
+            return from_ISO8601(value)  # type: ignore[no-untyped-call]
         return value  # "str" (a formula's text), "e" (an error such as #N/A)
 
 

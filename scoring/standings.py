@@ -414,7 +414,7 @@ def counts_wins(filters: Filters) -> bool:
 def compute_standings(filters: Filters) -> list[StandingRow]:
     """One row per member with games in the period, best first (three queries)."""
     three = Q(rule_set__in=filters.three_player_ids)
-    rows = (
+    query = (
         results_for(filters)
         .values("member_id")
         .annotate(
@@ -438,7 +438,7 @@ def compute_standings(filters: Filters) -> list[StandingRow]:
         )
         .order_by()
     )
-    rows = list(rows)
+    rows = list(query)
     names = dict(
         (m["pk"], (m["name"], m["furigana"]))
         for m in Member.objects.filter(pk__in=[r["member_id"] for r in rows]).values(

@@ -1,5 +1,5 @@
 from itertools import groupby
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
@@ -22,6 +22,14 @@ from scoring.forms import (
     initial_for_game,
 )
 from scoring.models import SEAT_NAMES, BigHand, Hanchan, HanchanResult, Meet, RuleSet
+from shirakaba.middleware import HtmxHttpRequest
+
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
+
+
+class Attending(TypedDict):
+    attending: int
 
 
 def games_with_results() -> Any:
@@ -88,7 +96,8 @@ def meet_edit(request: HttpRequest, pk: int) -> HttpResponse:
 @require_safe
 def meet_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """A grid of rounds (回戦) × tables (卓), each cell the game played there."""
-    meet = get_object_or_404(
+    # Annotated by hand: django-stubs loses the annotation through get_object_or_404.
+    meet: WithAnnotations[Meet, Attending] = get_object_or_404(
         Meet.objects.select_related("rule_set").annotate(attending=Count("attendees")), pk=pk
     )
     games = {(g.round_no, g.table_no): g for g in games_with_results().filter(meet=meet)}
@@ -140,7 +149,7 @@ def meet_reopen(request: HttpRequest, pk: int) -> HttpResponse:
 
 @organizer_required
 @vary_on_headers("HX-Request")
-def game_create(request: HttpRequest, meet_pk: int) -> HttpResponse:
+def game_create(request: HtmxHttpRequest, meet_pk: int) -> HttpResponse:
     meet = get_object_or_404(Meet, pk=meet_pk)
     initial = {
         "table_no": request.GET.get("table") or 1,
@@ -153,13 +162,13 @@ def game_create(request: HttpRequest, meet_pk: int) -> HttpResponse:
 
 @organizer_required
 @vary_on_headers("HX-Request")
-def game_edit(request: HttpRequest, pk: int) -> HttpResponse:
+def game_edit(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(Hanchan.objects.select_related("meet"), pk=pk)
     return _game_form(request, game.meet, game, initial_for_game(game))
 
 
 def _game_form(
-    request: HttpRequest, meet: Meet, game: Hanchan | None, initial: dict[str, Any]
+    request: HtmxHttpRequest, meet: Meet, game: Hanchan | None, initial: dict[str, Any]
 ) -> HttpResponse:
     template = "scoring/game_form.html"
     if meet.is_final:

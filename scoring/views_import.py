@@ -55,8 +55,8 @@ class ImportForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["rule_set"].initial = RuleSet.objects.filter(is_default=True).first()
 
-    def clean_file(self) -> UploadedFile:
-        upload: UploadedFile = self.cleaned_data["file"]
+    def clean_file(self) -> UploadedFile[bytes]:
+        upload: UploadedFile[bytes] = self.cleaned_data["file"]
         if upload.size is not None and upload.size > MAX_BYTES:  # refused before it is read
             raise ValidationError(too_large(upload.size))
         return upload

@@ -32,6 +32,7 @@ from scoring.standings import (
     member_record,
     sort_standings,
 )
+from shirakaba.middleware import HtmxHttpRequest
 
 
 def _number(text: str | None) -> int | None:
@@ -185,7 +186,7 @@ def standings_columns(places: PlaceColumns, wins: bool) -> list[tuple[str, str]]
 @login_not_required
 @vary_on_headers("HX-Request")
 @require_safe
-def standings(request: HttpRequest) -> HttpResponse:
+def standings(request: HtmxHttpRequest) -> HttpResponse:
     """The standings table; open to visitors only when the organizer opened it (or the
     STANDINGS_PUBLIC setting does)."""
     if not request.user.is_authenticated and not standings_are_public():
@@ -235,13 +236,13 @@ def member_chart(request: HttpRequest, pk: int, chart: str) -> HttpResponse:
     filters = filters_from(request)
     record = member_record(member.pk, filters)
     if chart == "cumulative":
-        labels = [f"{g.date:%-m/%-d}" for g in record.games]
+        labels: list[str] = [f"{g.date:%-m/%-d}" for g in record.games]
         svg = cumulative_chart(
             labels, [g.cumulative for g in record.games], _("Cumulative P"), _("P")
         )
     else:
         summary = record.summary
-        labels: list[str] = []
+        labels = []
         counts: list[int] = []
         columns = PlaceColumns.of([summary] if summary else [])
         if columns.four:

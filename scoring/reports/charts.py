@@ -13,6 +13,7 @@ import io
 from collections.abc import Callable, Sequence
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 import matplotlib
 from django.core.cache import cache
@@ -21,6 +22,7 @@ matplotlib.use("Agg")
 
 from matplotlib import font_manager
 from matplotlib.figure import Figure
+from matplotlib.typing import RcKeyType
 
 FONT_FILE = Path(__file__).resolve().parents[2] / "static" / "fonts" / "ipaexg.ttf"
 font_manager.fontManager.addfont(str(FONT_FILE))
@@ -32,7 +34,7 @@ NEGATIVE = "#a1001b"
 GRID = "#c9cfc9"
 PLACE_COLOURS = ["#1d4d2b", "#4f7d5b", "#b98a2f", "#a1001b"]
 
-STYLE = {
+STYLE: dict[RcKeyType, Any] = {
     "font.family": FONT,
     "font.size": 11,
     "svg.fonttype": "path",

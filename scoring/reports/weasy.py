@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from weasyprint import HTML
 from weasyprint.text.fonts import FontConfiguration
@@ -48,7 +48,8 @@ Part = tuple[str, Mapping[str, bytes], Mapping[str, Drawing]]
 PageNumbers = Callable[[range, int], str]
 
 
-class _ImageFetcher(URLFetcher):
+# WeasyPrint ships no types, so its URLFetcher is Any to mypy.
+class _ImageFetcher(URLFetcher):  # type: ignore[misc]
     """Serve ``chart:NAME`` from the images given; everything else (the font) as usual."""
 
     def __init__(self, images: Mapping[str, bytes]) -> None:
@@ -72,7 +73,8 @@ def write_pdf(html: str, images: Mapping[str, bytes] | None = None) -> bytes:
     enabled = gc.isenabled()
     gc.disable()
     try:
-        return document.write_pdf(font_config=FontConfiguration())
+        pdf: bytes = document.write_pdf(font_config=FontConfiguration())
+        return pdf
     finally:
         if enabled:
             gc.enable()
@@ -81,10 +83,13 @@ def write_pdf(html: str, images: Mapping[str, bytes] | None = None) -> bytes:
 def chunks[S: Sequence[Any]](items: S, n: int) -> list[S]:
     """``items`` in ``n`` runs of nearly equal length, in order (none empty)."""
     size, extra = divmod(len(items), n)
-    runs, start = [], 0
+    runs: list[S] = []
+    start = 0
     for i in range(n):
         end = start + size + (1 if i < extra else 0)
-        runs.append(items[start:end])
+        # A slice of a list, tuple or range is one of its own kind; Sequence's stub says only
+        # Sequence.
+        runs.append(cast(S, items[start:end]))
         start = end
     return [run for run in runs if run]
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
-from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE, Cell
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.properties import PageSetupProperties
@@ -298,7 +298,7 @@ def _table(
         sheet.append(row)
 
 
-def _text_cell(sheet: Any, value: str) -> WriteOnlyCell:
+def _text_cell(sheet: Any, value: str) -> Cell:
     """User text always as text: openpyxl would write one starting with = as a formula (a
     member named =HYPERLINK(…) would become a live link in everyone's workbook), and a control
     character (refused at input since, perhaps in older records) would stop the workbook."""

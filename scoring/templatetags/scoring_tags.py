@@ -26,7 +26,7 @@ def signed_p(value: Decimal | int | None) -> str:
 
 
 @register.filter
-def points(value: int | None) -> str:
+def points(value: int | str | None) -> str:
     """32,600 / −3,200."""
     if value is None or value == "":
         return ""

@@ -15,7 +15,7 @@ import multiprocessing
 import statistics
 import time
 from datetime import date
-from typing import Any
+from typing import Any, TextIO, cast
 
 from django.conf import settings
 from django.core.cache import cache
@@ -64,7 +64,10 @@ class Command(BaseCommand):
         if Member.objects.exclude(name__startswith=PREFIX).exists():
             raise CommandError("This database holds real members; use a scratch database.")
         if not HanchanResult.objects.exists():
-            builder = StandingsBench(stdout=self.stdout, stderr=self.stderr)
+            # BaseCommand wraps what it is given in an OutputWrapper (a TextIOBase, which
+            # serves as a TextIO, as the stubs ask); ours are wrapped again, as before.
+            out, err = cast(TextIO, self.stdout), cast(TextIO, self.stderr)
+            builder = StandingsBench(stdout=out, stderr=err)
             builder.build(options["members"], options["games"], date(2025, 4, 2), tables=12)
         filters = Filters(period=Period.parse("2025-H1"))
         members = Member.objects.count()

@@ -16,6 +16,7 @@ import statistics
 import time
 from collections.abc import Callable
 from datetime import date, timedelta
+from functools import partial
 from typing import Any
 
 from django.conf import settings
@@ -85,7 +86,7 @@ class Command(BaseCommand):
         lines = []
         for label, period in [(year.key, year), ("all", everything)]:
             filters = Filters(period=period)
-            ours = timed(lambda f=filters: compute_standings(f), repeat)
+            ours = timed(partial(compute_standings, filters), repeat)
             if period.start and period.end:
                 sql = FLOOR_SQL.format(where="WHERE played_on BETWEEN %s AND %s")
                 params = [period.start, period.end]

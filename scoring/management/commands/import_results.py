@@ -46,8 +46,8 @@ class Command(BaseCommand):
             else:
                 plan = import_results(data, create_members=create, rule_set=rule_set)
         except ImportRefused as refused:
-            for error in refused.plan.errors:
-                self.stderr.write(str(error))
+            for problem in refused.plan.errors:
+                self.stderr.write(str(problem))
             if refused.plan.more_errors:
                 self.stderr.write(f"… and {refused.plan.more_errors:,} more.")
             raise CommandError(

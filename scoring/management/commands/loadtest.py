@@ -21,10 +21,11 @@ import subprocess
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO, cast
 
 import httpx
 from django.conf import settings
@@ -95,7 +96,8 @@ class Command(BaseCommand):
         """Members with logins, a history of games, today's meet, and the organizer."""
         if not HanchanResult.objects.exists():
             start = date.today() - timedelta(days=2 * games // 12)
-            StandingsBench(stdout=self.stdout).build(count, games, start, tables=4)
+            # An OutputWrapper serves as a TextIO (see bench_reports).
+            StandingsBench(stdout=cast(TextIO, self.stdout)).build(count, games, start, tables=4)
         member_group = Group.objects.get(name=MEMBER)
         logins = []
         for member in Member.objects.filter(name__startswith=PREFIX).order_by("pk")[:count]:
@@ -226,7 +228,7 @@ class Command(BaseCommand):
         rng = random.Random(index)
         await asyncio.sleep(rng.uniform(0, 3))  # members start over the first seconds
         year = date.today().year if date.today().month >= 4 else date.today().year - 1
-        pages = [
+        pages: list[tuple[str, Callable[[], str]]] = [
             ("standings", lambda: f"/standings/?period=FY{year}"),
             ("standings", lambda: f"/standings/?period={year}-H{rng.choice([1, 2])}"),
             ("standings", lambda: "/standings/?period=all"),
