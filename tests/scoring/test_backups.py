@@ -77,9 +77,10 @@ def environ(url: str, data_dir: Path) -> dict[str, str]:
     return env
 
 
-def manage(url: str, data_dir: Path, *args: str) -> str:
+def run(url: str, data_dir: Path, *argv: str) -> str:
+    """Run Python (``argv`` as after ``python``) on that database; what it printed."""
     done = subprocess.run(
-        [sys.executable, "manage.py", *args],
+        [sys.executable, *argv],
         cwd=ROOT,
         env=environ(url, data_dir),
         capture_output=True,
@@ -90,18 +91,13 @@ def manage(url: str, data_dir: Path, *args: str) -> str:
     return done.stdout
 
 
+def manage(url: str, data_dir: Path, *args: str) -> str:
+    return run(url, data_dir, "manage.py", *args)
+
+
 def run_python(url: str, data_dir: Path, code: str) -> str:
     """Run ``code`` in a fresh interpreter on that database; its last line of output."""
-    done = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=ROOT,
-        env=environ(url, data_dir),
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert done.returncode == 0, done.stderr
-    return done.stdout.strip().splitlines()[-1]
+    return run(url, data_dir, "-c", code).strip().splitlines()[-1]
 
 
 def check(url: str, data_dir: Path) -> dict[str, int]:

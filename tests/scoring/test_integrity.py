@@ -30,7 +30,7 @@ from scoring.reports.games_csv import render_games_csv
 from scoring.reports.pdf import render_meet_pdf, render_standings_pdf
 from scoring.reports.xlsx import STANDINGS_HEADER, render_standings_xlsx
 from scoring.standings import Filters, Period, compute_standings, counts_wins, member_record
-from tests.scoring.test_reports import pdf_text
+from tests.scoring.test_reports import FIRST_COLUMNS, pdf_text
 
 pytestmark = pytest.mark.django_db
 D = Decimal
@@ -176,19 +176,7 @@ def sheet(data: bytes, name: str = "成績表") -> list[list]:
 def test_the_excel_of_each_group(three_systems):
     _f, _t, data = render_standings_xlsx(Filters(period=H1), with_members=False)
     rows = sheet(data)
-    assert rows[0][:11] == [
-        "順位",
-        "氏名",
-        "半荘数",
-        "合計P",
-        "平均順位",
-        "1位",
-        "2位",
-        "3位",
-        "4位",
-        "満貫以上",
-        "錯和",
-    ]
+    assert rows[0][:11] == FIRST_COLUMNS
     assert rows[0][: len(STANDINGS_HEADER)] == STANDINGS_HEADER
     assert rows[0][-4:] == ["三人打ち1位", "三人打ち2位", "三人打ち3位", "三人打ち平均順位"]
     a = next(r for r in rows if r[1] == "相川 愛")
