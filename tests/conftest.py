@@ -46,6 +46,12 @@ def bob(db) -> User:
 
 
 @pytest.fixture
+def charlie(db) -> User:
+    """An outsider: a login in neither group, so no role in the club."""
+    return User.objects.create_user("charlie", password="charlie-pass-123")
+
+
+@pytest.fixture
 def organizer_client(alice) -> Client:
     client = Client()
     client.force_login(alice)
@@ -56,6 +62,13 @@ def organizer_client(alice) -> Client:
 def member_client(bob) -> Client:
     client = Client()
     client.force_login(bob)
+    return client
+
+
+@pytest.fixture
+def outsider_client(charlie) -> Client:
+    client = Client()
+    client.force_login(charlie)
     return client
 
 
