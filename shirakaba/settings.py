@@ -28,6 +28,7 @@ Production (see the README's "Run in production"):
 - ``MAIL_BACKEND``: a real mailer for production (the console one is for development).
 """
 
+import importlib.util
 import os
 import secrets
 from datetime import timedelta
@@ -50,6 +51,11 @@ def env_bool(name: str, default: bool = False) -> bool:
 
 def env_list(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+def importable(*modules: str) -> bool:
+    """Whether every one of these modules can be found here (without importing them)."""
+    return all(importlib.util.find_spec(module) is not None for module in modules)
 
 
 DATA_DIR = Path(os.environ.get("SHIRAKABA_DATA_DIR", BASE_DIR / "data"))
@@ -87,6 +93,12 @@ INSTALLED_APPS = [
     "members",
     "scoring",
 ]
+# The development tools (benchmarks and the load test, shirakaba/devtools/) are installed only
+# where their dependencies are (requirements-dev.txt, which brings httpx): a production install
+# from requirements.txt lists no command it cannot run.
+DEVTOOLS = importable("shirakaba.devtools", "httpx")
+if DEVTOOLS:
+    INSTALLED_APPS.append("shirakaba.devtools")
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",

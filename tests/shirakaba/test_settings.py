@@ -1,4 +1,5 @@
-"""Settings load with and without DATABASE_URL (each in a fresh interpreter)."""
+"""Settings load with and without DATABASE_URL, and install the development tools only where
+httpx imports (each in a fresh interpreter)."""
 
 import json
 import os
@@ -67,3 +68,41 @@ def test_database_url_selects_postgresql(tmp_path):
     assert s["debug"] is True
     assert s["hosts"] == ["club.example", "www.club.example"]
     assert not (tmp_path / "secret_key").exists()
+
+
+DEVTOOLS = ("bench_reports", "bench_standings", "loadtest")
+MANAGE_HELP = (
+    "import runpy, sys; {before}; sys.argv = ['manage.py', 'help']; "
+    "runpy.run_path('manage.py', run_name='__main__')"
+)
+
+
+def manage_help(tmp_path: Path, before: str = "pass") -> str:
+    """``manage.py help`` in a fresh interpreter, after running ``before`` there."""
+    environ = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "SECRET_KEY"}}
+    environ.update(DJANGO_SETTINGS_MODULE="shirakaba.settings", SHIRAKABA_DATA_DIR=str(tmp_path))
+    out = subprocess.run(
+        [sys.executable, "-c", MANAGE_HELP.format(before=before)],
+        cwd=ROOT,
+        env=environ,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return out.stdout
+
+
+def test_the_development_tools_are_there_with_the_dev_requirements(tmp_path):
+    out = manage_help(tmp_path)
+    assert "[devtools]" in out
+    for command in DEVTOOLS:
+        assert f"    {command}\n" in out
+
+
+def test_without_httpx_the_development_tools_are_not_installed(tmp_path):
+    # As on a production install from requirements.txt alone: httpx cannot be imported.
+    out = manage_help(tmp_path, "sys.modules['httpx'] = None")
+    assert "[devtools]" not in out
+    for command in DEVTOOLS:
+        assert command not in out
+    assert "    export_report\n" in out and "    backup\n" in out  # the club's own commands stay
