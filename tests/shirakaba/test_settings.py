@@ -7,6 +7,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow  # every test starts a fresh interpreter
 ROOT = Path(__file__).resolve().parents[2]
 PROBE = (
     "import json, django; from django.conf import settings; django.setup(); "
