@@ -53,9 +53,6 @@ class MemberQuerySet(models.QuerySet["Member"]):
             return exact
         return [m for m, name, kana in keys if name.startswith(key) or kana.startswith(key)]
 
-    def regulars(self) -> "MemberQuerySet":
-        return self.filter(is_guest=False)
-
 
 class Member(models.Model):
     """A club member (会員), or a guest who came to try (体験・ゲスト)."""

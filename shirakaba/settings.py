@@ -9,7 +9,8 @@ Environment variables (all optional for local use):
 - ``DEBUG``: ``1``/``true`` to turn debugging on. Off unless asked.
 - ``ALLOWED_HOSTS``: comma-separated. Default ``127.0.0.1,localhost``.
 - ``STANDINGS_PUBLIC``: ``1`` opens the standings page read-only to visitors. Off by default.
-- ``SHIRAKABA_DATA_DIR``: where the SQLite file and the generated key live. Default ``data/``.
+- ``SHIRAKABA_DATA_DIR``: where the SQLite file, the generated key, collected static files and
+  uploads waiting for confirmation live. Default ``data/``.
 - ``SESSION_IDLE_MINUTES``: a session ends after this long without a request. Default 120.
 - ``PDF_PROCESSES``: worker processes that lay out a long PDF report in parallel (the
   half-year report with its member pages). Default: the machine's cores, at most 2; ``1``
@@ -18,7 +19,7 @@ Environment variables (all optional for local use):
 Production (see the README's "Run in production"):
 
 - ``HTTPS``: ``1`` when the site is served over HTTPS: secure cookies, HSTS and the redirect
-  from http. ``SSL_REDIRECT=0`` leaves the redirect to the proxy in front;
+  from http. ``SSL_REDIRECT``: ``0`` leaves the redirect to the proxy in front;
   ``HSTS_SECONDS`` (default one year), ``HSTS_INCLUDE_SUBDOMAINS`` and ``HSTS_PRELOAD``
   (default on) tune HSTS.
 - ``PROXY_COUNT``: how many reverse proxies stand in front (default 0). With 1 or more, the
@@ -26,8 +27,15 @@ Production (see the README's "Run in production"):
   is the ``PROXY_COUNT``-th entry from the right of ``X-Forwarded-For``: the one the
   outermost proxy saw, never one the client wrote itself.
 - ``MAIL_BACKEND``: a real mailer for production (the console one is for development).
+- ``STATICFILES_BACKEND``: the static files storage. Default whitenoise's compressed manifest
+  storage, which needs ``collectstatic`` first.
+- ``LOG_LEVEL``: the root logger's level (to the console). Default ``WARNING``.
+
+These are all the variables this file reads. The development tools (``shirakaba/devtools``)
+are installed by what is importable, not by a variable: see ``DEVTOOLS``.
 """
 
+import importlib.util
 import os
 import secrets
 from datetime import timedelta
@@ -50,6 +58,11 @@ def env_bool(name: str, default: bool = False) -> bool:
 
 def env_list(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+def importable(*modules: str) -> bool:
+    """Whether every one of these modules can be found here (without importing them)."""
+    return all(importlib.util.find_spec(module) is not None for module in modules)
 
 
 DATA_DIR = Path(os.environ.get("SHIRAKABA_DATA_DIR", BASE_DIR / "data"))
@@ -87,6 +100,12 @@ INSTALLED_APPS = [
     "members",
     "scoring",
 ]
+# The development tools (benchmarks and the load test, shirakaba/devtools/) are installed only
+# where their dependencies are (requirements-dev.txt, which brings httpx): a production install
+# from requirements.txt lists no command it cannot run.
+DEVTOOLS = importable("shirakaba.devtools", "httpx")
+if DEVTOOLS:
+    INSTALLED_APPS.append("shirakaba.devtools")
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",

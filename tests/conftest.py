@@ -1,12 +1,18 @@
 """Shared fixtures: a named cast (alice the organizer, bob the member, charlie with no role)."""
 
+from collections.abc import Sequence
+from datetime import date
+
 import pytest
 from django.contrib.auth.models import Group, User
 from django.test import Client
 
 from members.models import Member
 from members.roles import MEMBER, ORGANIZER
-from scoring.models import RuleSet
+from scoring.models import Hanchan, HandLevel, Meet, PlayerEntry, RuleSet
+
+WORKED_SCORES = (32_600, 30_000, 30_000, 27_400)
+"""DOMAIN.md's worked table: 東 32,600 / 南 30,000 / 西 30,000 / 北 27,400."""
 
 
 @pytest.fixture(autouse=True)
@@ -16,6 +22,13 @@ def plain_static_storage(settings) -> None:
         **settings.STORAGES,
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
     }
+
+
+@pytest.fixture(autouse=True)
+def fast_passwords(settings) -> None:
+    """A fast hasher for the tests' users: PBKDF2 takes 0.58 s a password here, MD5 none.
+    Production keeps Django's hashers (settings.py sets none)."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture
@@ -33,6 +46,12 @@ def bob(db) -> User:
 
 
 @pytest.fixture
+def charlie(db) -> User:
+    """An outsider: a login in neither group, so no role in the club."""
+    return User.objects.create_user("charlie", password="charlie-pass-123")
+
+
+@pytest.fixture
 def organizer_client(alice) -> Client:
     client = Client()
     client.force_login(alice)
@@ -43,6 +62,13 @@ def organizer_client(alice) -> Client:
 def member_client(bob) -> Client:
     client = Client()
     client.force_login(bob)
+    return client
+
+
+@pytest.fixture
+def outsider_client(charlie) -> Client:
+    client = Client()
+    client.force_login(charlie)
     return client
 
 
@@ -60,6 +86,40 @@ def four_members(db) -> list[Member]:
         ("北村 三郎", "きたむら さぶろう"),
     ]
     return [Member.objects.create(name=n, furigana=f) for n, f in names]
+
+
+def worked_table(
+    members, chombo_east: int = 0, hands_east: Sequence[tuple[str, str]] = ()
+) -> list[PlayerEntry]:
+    """The worked table, seated 東 南 西 北 in the order of ``members``. Under the club's rule:
+    東 +32.6, 南 and 西 0.0 each, 北 −32.6; with one chombo for 東, 東 +22.6 (DOMAIN.md)."""
+    return [
+        PlayerEntry(
+            m,
+            seat,
+            score,
+            chombo_east if seat == 0 else 0,
+            big_hands=hands_east if seat == 0 else (),
+        )
+        for seat, (m, score) in enumerate(zip(members, WORKED_SCORES, strict=True))
+    ]
+
+
+@pytest.fixture
+def meet(club_rule, four_members) -> Meet:
+    """The Wednesday meet (水曜会) of 2025-04-09 under the club's rule, the four attending."""
+    meet = Meet.objects.create(date=date(2025, 4, 9), kind="wed", rule_set=club_rule)
+    meet.attendees.set(four_members)
+    return meet
+
+
+@pytest.fixture
+def recorded_game(meet, club_rule, four_members) -> Hanchan:
+    """The worked table recorded at table 1, round 1 of ``meet``, without chombo: 東山 一郎
+    +32.6 with a 満貫, 南野 花子 and 西川 次郎 0.0, 北村 三郎 −32.6 (version 1)."""
+    game = Hanchan(meet=meet, table_no=1, round_no=1, rule_set=club_rule)
+    game.record(worked_table(four_members, hands_east=[(HandLevel.MANGAN, "")]))
+    return game
 
 
 @pytest.fixture

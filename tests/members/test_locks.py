@@ -72,11 +72,6 @@ def proxies(settings):
     return use
 
 
-@pytest.fixture(autouse=True)
-def fast_passwords(settings) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def behind_nginx(proxies) -> None:
     proxies(1)

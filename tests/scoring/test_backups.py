@@ -117,6 +117,7 @@ def wait_for(writer: subprocess.Popen, count: int) -> int:
     return written
 
 
+@pytest.mark.slow
 def test_a_backup_taken_while_another_process_writes_holds_every_game(databases, tmp_path):
     live, restored = databases
     manage(live, tmp_path, "migrate", "-v0")

@@ -368,6 +368,7 @@ def test_a_hostile_file_gets_its_message_or_only_its_rows(members, memory_ceilin
 
 
 @pytest.mark.parametrize("case", list(HOSTILE_MESSAGES))
+@pytest.mark.slow
 def test_a_hostile_file_is_read_within_200_mb(tmp_path, case):
     """In a process of its own, under an address-space limit of what it held before plus
     200 MB: the whole reading (``read_table``) ends with its rows or its message. (Its time is

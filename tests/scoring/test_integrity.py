@@ -198,6 +198,7 @@ def test_the_excel_of_each_group(three_systems):
     assert next(r for r in rows if r[1] == "相川 愛")[3] == 1
 
 
+@pytest.mark.slow
 def test_the_pdf_of_each_group(three_systems):
     text = pdf_text(render_standings_pdf(Filters(period=H1), with_members=False)[2])
     # 相川: 2 games, −5.0, 4-player 1位 once; 3-player places 0 0 1 (the last counted apart).
@@ -649,6 +650,7 @@ def test_the_home_page_lists_the_meets_just_before_the_latest_newest_first(
     assert "4月1日" not in earlier
 
 
+@pytest.mark.slow
 def test_deposits_held_are_shown_on_the_meet_page_and_its_pdf(
     meet, people, club_rule, member_client
 ):

@@ -6,6 +6,8 @@ processes as a real upgrade would run."""
 
 import json
 
+import pytest
+
 from tests.scoring.test_backups import databases, manage, run_python  # noqa: F401
 
 OLD_GAMES = """
@@ -69,6 +71,7 @@ print(json.dumps(out, ensure_ascii=False))
 """
 
 
+@pytest.mark.slow
 def test_migration_settles_the_stored_games_again_as_the_sheets_say(databases, tmp_path):  # noqa: F811
     live, _restored = databases
     manage(live, tmp_path, "migrate", "scoring", "0005", "-v0")

@@ -12,27 +12,13 @@ from scoring.models import (
     Hanchan,
     HanchanResult,
     HandLevel,
-    Meet,
     PlayerEntry,
     RuleSet,
 )
+from tests.conftest import worked_table
 
 D = Decimal
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def meet(club_rule):
-    return Meet.objects.create(date="2025-04-09", kind="wed", rule_set=club_rule)
-
-
-def worked_table(members, chombo_east=1):
-    """DOMAIN.md's worked table: 東 32,600 (1 chombo) / 南 30,000 / 西 30,000 / 北 27,400."""
-    scores = [32_600, 30_000, 30_000, 27_400]
-    return [
-        PlayerEntry(m, seat, s, chombo_east if seat == 0 else 0)
-        for seat, (m, s) in enumerate(zip(members, scores, strict=True))
-    ]
 
 
 def snapshot():
@@ -58,7 +44,7 @@ def test_five_rule_sets_exist_after_migrate():
 
 def test_recording_a_game_stores_the_settled_points(meet, club_rule, four_members):
     game = Hanchan(meet=meet, table_no=1, round_no=1, rule_set=club_rule)
-    entries = worked_table(four_members)
+    entries = worked_table(four_members, chombo_east=1)
     entries[0].big_hands = [(HandLevel.MANGAN, ""), (HandLevel.YAKUMAN, "国士無双")]
     game.record(entries)
 
@@ -75,7 +61,7 @@ def test_recording_a_game_stores_the_settled_points(meet, club_rule, four_member
 
 def test_stored_points_are_what_rules_gives_for_the_stored_scores(meet, club_rule, four_members):
     game = Hanchan(meet=meet, table_no=1, round_no=1, rule_set=club_rule)
-    game.record(worked_table(four_members))
+    game.record(worked_table(four_members, chombo_east=1))
     stored = list(game.results.order_by("seat"))
     again = rules.settle(
         club_rule.params(), [rules.SeatScore(r.seat, r.score, r.chombo) for r in stored]
@@ -85,7 +71,7 @@ def test_stored_points_are_what_rules_gives_for_the_stored_scores(meet, club_rul
 
 def test_editing_a_game_resettles_it(meet, club_rule, four_members):
     game = Hanchan(meet=meet, table_no=1, round_no=1, rule_set=club_rule)
-    game.record(worked_table(four_members))
+    game.record(worked_table(four_members, chombo_east=1))
     game.record(worked_table(four_members, chombo_east=0), expected_version=game.version)
     assert game.version == 2
     assert game.results.count() == 4
@@ -105,13 +91,12 @@ def test_editing_a_game_resettles_it(meet, club_rule, four_members):
     ids=["not-multiple", "short", "member-twice", "seat-twice", "negative-chombo", "absurd"],
 )
 def test_a_bad_game_is_refused_in_japanese_and_nothing_changes(
-    meet, club_rule, four_members, change, message
+    meet, club_rule, four_members, recorded_game, change, message
 ):
-    first = Hanchan(meet=meet, table_no=1, round_no=1, rule_set=club_rule)
-    first.record(worked_table(four_members))
+    first = recorded_game
     before = snapshot()
 
-    entries = worked_table(four_members)
+    entries = worked_table(four_members, chombo_east=1)
     change(entries, four_members)
     bad = Hanchan(meet=meet, table_no=1, round_no=2, rule_set=club_rule)
     with pytest.raises(ValidationError) as exc:
@@ -127,7 +112,7 @@ def test_a_bad_game_is_refused_in_japanese_and_nothing_changes(
 
 
 def test_a_short_table_says_by_how_much_in_japanese(meet, club_rule, four_members):
-    entries = worked_table(four_members)
+    entries = worked_table(four_members, chombo_east=1)
     entries[3] = PlayerEntry(four_members[3], 3, 26_200)
     with pytest.raises(ValidationError) as exc:
         Hanchan(meet=meet, table_no=1, round_no=1, rule_set=club_rule).record(entries)
@@ -140,27 +125,22 @@ def test_four_players_under_a_three_player_rule_is_refused(meet, four_members):
     three = RuleSet.objects.get(name="白樺会 三人打ち")
     with pytest.raises(ValidationError) as exc:
         Hanchan(meet=meet, table_no=1, round_no=1, rule_set=three).record(
-            worked_table(four_members)
+            worked_table(four_members, chombo_east=1)
         )
     assert exc.value.messages == ["このルールは 3 人用ですが、4 人分が入力されています。"]
     assert not Hanchan.objects.exists()
 
 
-def test_the_same_table_and_round_twice_is_refused(meet, club_rule, four_members):
-    Hanchan(meet=meet, table_no=1, round_no=1, rule_set=club_rule).record(
-        worked_table(four_members)
-    )
+def test_the_same_table_and_round_twice_is_refused(meet, club_rule, four_members, recorded_game):
     with pytest.raises(ValidationError):
         Hanchan(meet=meet, table_no=1, round_no=1, rule_set=club_rule).record(
-            worked_table(four_members)
+            worked_table(four_members, chombo_east=1)
         )
     assert Hanchan.objects.count() == 1
 
 
-def test_the_database_refuses_a_seat_twice(meet, club_rule, four_members):
-    game = Hanchan(meet=meet, table_no=1, round_no=1, rule_set=club_rule)
-    game.record(worked_table(four_members))
-    row = game.results.get(seat=1)
+def test_the_database_refuses_a_seat_twice(recorded_game):
+    row = recorded_game.results.get(seat=1)
     with pytest.raises(IntegrityError), transaction.atomic():
         HanchanResult.objects.filter(pk=row.pk).update(seat=0)
 
@@ -170,7 +150,7 @@ def test_a_finalised_meet_refuses_changes(meet, club_rule, four_members):
     meet.save()
     with pytest.raises(ValidationError) as exc:
         Hanchan(meet=meet, table_no=1, round_no=1, rule_set=club_rule).record(
-            worked_table(four_members)
+            worked_table(four_members, chombo_east=1)
         )
     assert "確定" in exc.value.messages[0]
 
@@ -194,10 +174,7 @@ class TestRuleSetLock:
         club_rule.refresh_from_db()
         assert club_rule.rank_point_1 == D(40)
 
-    def test_a_used_rule_set_cannot_be_changed(self, meet, club_rule, four_members):
-        Hanchan(meet=meet, table_no=1, round_no=1, rule_set=club_rule).record(
-            worked_table(four_members)
-        )
+    def test_a_used_rule_set_cannot_be_changed(self, club_rule, recorded_game):
         club_rule.rank_point_1 = D(40)
         with pytest.raises(ValidationError) as exc:
             club_rule.full_clean()
@@ -207,10 +184,7 @@ class TestRuleSetLock:
         club_rule.refresh_from_db()
         assert club_rule.rank_point_1 == D(30)
 
-    def test_a_used_rule_set_can_still_be_renamed_and_copied(self, meet, club_rule, four_members):
-        Hanchan(meet=meet, table_no=1, round_no=1, rule_set=club_rule).record(
-            worked_table(four_members)
-        )
+    def test_a_used_rule_set_can_still_be_renamed_and_copied(self, club_rule, recorded_game):
         club_rule.description = "説明を書き直した"
         club_rule.save()
         copy = club_rule.copy("白樺会 四人打ち 2026")
@@ -229,7 +203,7 @@ class TestRuleSetLock:
 
 def test_history_records_each_result_row(meet, club_rule, four_members):
     game = Hanchan(meet=meet, table_no=1, round_no=1, rule_set=club_rule)
-    game.record(worked_table(four_members))
+    game.record(worked_table(four_members, chombo_east=1))
     game.record(worked_table(four_members, chombo_east=0), expected_version=game.version)
     assert game.history.count() == 2
     assert HanchanResult.history.filter(history_type="-").count() == 4

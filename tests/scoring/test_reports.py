@@ -60,6 +60,7 @@ def club(club_rule):
     return make_club(club_rule, members=8, meets=3)
 
 
+@pytest.mark.slow
 def test_the_half_year_pdf_holds_the_standings_and_embeds_the_japanese_font(club):
     filename, content_type, data = render_standings_pdf(H2)
     assert (filename, content_type) == ("shirakaba-standings-2025-H2.pdf", "application/pdf")
@@ -80,6 +81,7 @@ def page_lines(data: bytes) -> list[list[str]]:
     return [sorted(line.strip() for line in page.extract_text().splitlines()) for page in pages]
 
 
+@pytest.mark.slow
 def test_the_half_year_pdf_made_in_parallel_parts_is_the_one_made_in_one_go(
     club, settings, monkeypatch
 ):
@@ -116,6 +118,7 @@ def test_the_half_year_pdf_made_in_parallel_parts_is_the_one_made_in_one_go(
     assert all(pdf._member_page(r, records[r.member_id], draw=False)["jpeg"] for r in rows)
 
 
+@pytest.mark.slow
 def test_the_parallel_pdf_is_made_in_this_process_when_a_worker_dies(
     club, settings, monkeypatch, caplog
 ):
@@ -151,12 +154,14 @@ def test_chunks_keep_the_order_and_spread_the_remainder():
     assert chunks([1, 2], 4) == [[1], [2]]
 
 
+@pytest.mark.slow
 def test_the_monthly_pdf_has_no_member_pages(club):
     _, _, data = render_standings_pdf(Filters(period=Period.parse("2025-10")))
     text = pdf_text(data)
     assert "月間成績表" in text and "2025年10月" in text and "日別成績表" not in text
 
 
+@pytest.mark.slow
 def test_the_meet_sheet_pdf(club):
     meet = Meet.objects.order_by("date").first()
     _, _, data = render_meet_pdf(meet)
@@ -168,6 +173,7 @@ def test_the_meet_sheet_pdf(club):
     assert "IPAexGothic" in pdf_fonts(data)
 
 
+@pytest.mark.slow
 def test_a_members_pdf(club):
     member = club[0]
     _, _, data = render_member_pdf(member.pk, H2)
@@ -222,6 +228,7 @@ def test_the_csv_reimports_to_the_same_games(club):
     assert render_games_csv(Filters())[2] == first
 
 
+@pytest.mark.slow
 def test_the_export_command(club, tmp_path):
     for fmt, magic in [("pdf", b"%PDF"), ("xlsx", b"PK\x03\x04"), ("csv", b"\xef\xbb\xbf")]:
         out = tmp_path / f"report.{fmt}"
@@ -249,6 +256,7 @@ def test_the_export_command(club, tmp_path):
         call_command("export_report", "--meet", "2024-01-01", "--output", str(out))
 
 
+@pytest.mark.slow
 def test_download_buttons_and_endpoints(member_client, client, club):
     html = member_client.get("/standings/?period=2025-H2").content.decode()
     assert 'href="/reports/standings.pdf?period=2025-H2"' in html

@@ -6,27 +6,10 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from scoring.models import BigHand, Hanchan, HanchanResult, Meet, PlayerEntry
+from scoring.models import BigHand, Hanchan, HanchanResult, Meet
 
 pytestmark = pytest.mark.django_db
 D = Decimal
-
-
-@pytest.fixture
-def meet(club_rule, four_members):
-    meet = Meet.objects.create(date="2025-04-09", kind="wed", rule_set=club_rule)
-    meet.attendees.set(four_members)
-    return meet
-
-
-@pytest.fixture
-def game(meet, club_rule, four_members):
-    game = Hanchan(meet=meet, table_no=1, round_no=1, rule_set=club_rule)
-    scores = [32_600, 30_000, 30_000, 27_400]
-    game.record(
-        [PlayerEntry(m, i, s) for i, (m, s) in enumerate(zip(four_members, scores, strict=True))]
-    )
-    return game
 
 
 def game_post(club_rule, **overrides):
@@ -80,16 +63,18 @@ WRITE = ["create", "edit", "finalise", "reopen", "game-create", "game-edit", "ga
 
 
 class TestPermissions:
-    def test_anonymous_visitors_are_sent_to_sign_in(self, client, meet, game):
-        for name, url in urls(meet, game).items():
+    def test_anonymous_visitors_are_sent_to_sign_in(self, client, meet, recorded_game):
+        for name, url in urls(meet, recorded_game).items():
             for method in (client.get, client.post):
                 response = method(url)
                 assert response.status_code == 302, (name, method)
                 assert response["Location"].startswith("/login/?next=")
 
-    def test_members_read_but_every_write_is_refused(self, member_client, meet, game, club_rule):
+    def test_members_read_but_every_write_is_refused(
+        self, member_client, meet, recorded_game, club_rule
+    ):
         before = state()
-        u = urls(meet, game)
+        u = urls(meet, recorded_game)
         for name in READ:
             assert member_client.get(u[name]).status_code == 200, name
         for name in WRITE:
@@ -98,21 +83,21 @@ class TestPermissions:
         assert state() == before
         assert not Meet.objects.get(pk=meet.pk).is_final
 
-    def test_members_see_no_buttons(self, member_client, meet, game):
+    def test_members_see_no_buttons(self, member_client, meet, recorded_game):
         html = member_client.get(f"/meets/{meet.pk}/").content.decode()
         assert "東山 一郎" in html
         for label in ("修正", "削除", "この半荘を入力", "確定する", "例会を作る"):
             assert label not in html
         assert "例会を作る" not in member_client.get("/meets/").content.decode()
 
-    def test_organizers_reach_every_page(self, organizer_client, meet, game):
-        u = urls(meet, game)
+    def test_organizers_reach_every_page(self, organizer_client, meet, recorded_game):
+        u = urls(meet, recorded_game)
         for name in ["list", "create", "detail", "edit", "reopen", "game-create", "game"]:
             assert organizer_client.get(u[name]).status_code == 200, name
         assert organizer_client.get(u["game-edit"]).status_code == 200
         assert organizer_client.get(u["game-delete"]).status_code == 200
 
-    def test_finalise_refuses_get(self, organizer_client, meet, game):
+    def test_finalise_refuses_get(self, organizer_client, meet, recorded_game):
         assert organizer_client.get(f"/meets/{meet.pk}/finalise/").status_code == 405
 
 
@@ -148,22 +133,24 @@ class TestMeets:
         assert response.status_code == 400
         assert "この日にはこの種類の例会がすでにあります。" in response.content.decode()
 
-    def test_the_grid_shows_games_and_empty_cells(self, organizer_client, meet, game):
+    def test_the_grid_shows_games_and_empty_cells(self, organizer_client, meet, recorded_game):
         html = organizer_client.get(f"/meets/{meet.pk}/").content.decode()
         assert "1回戦" in html and "3回戦" in html
         assert "+22.6" not in html and "+32.6" in html  # no chombo in this fixture
         assert f"/meets/{meet.pk}/games/new/?table=1&amp;round=2" in html
 
-    def test_finalise_then_reopen_with_a_reason(self, organizer_client, meet, game, club_rule):
+    def test_finalise_then_reopen_with_a_reason(
+        self, organizer_client, meet, recorded_game, club_rule
+    ):
         organizer_client.post(f"/meets/{meet.pk}/finalise/")
         meet.refresh_from_db()
         assert meet.is_final
         before = state()
-        for url in (f"/games/{game.pk}/edit/", f"/meets/{meet.pk}/games/new/"):
+        for url in (f"/games/{recorded_game.pk}/edit/", f"/meets/{meet.pk}/games/new/"):
             assert organizer_client.get(url)["Location"] == f"/meets/{meet.pk}/"
             response = organizer_client.post(url, game_post(club_rule), follow=True)
             assert "この例会は確定済みです" in response.content.decode()
-        organizer_client.post(f"/games/{game.pk}/delete/")
+        organizer_client.post(f"/games/{recorded_game.pk}/delete/")
         assert state() == before
         html = organizer_client.get(f"/meets/{meet.pk}/").content.decode()
         assert "確定を解除" in html and "この半荘を入力" not in html
@@ -244,7 +231,7 @@ class TestGameEntry:
         ],
     )
     def test_errors_are_shown_next_to_the_field_and_nothing_is_saved(
-        self, organizer_client, meet, game, club_rule, overrides, field_error
+        self, organizer_client, meet, recorded_game, club_rule, overrides, field_error
     ):
         before = state()
         response = organizer_client.post(
@@ -300,7 +287,7 @@ class TestGameEntry:
         assert "東山 一郎 さんが二重に入力されています" in response.content.decode()
 
     def test_the_same_table_and_round_twice_is_refused(
-        self, organizer_client, meet, game, club_rule
+        self, organizer_client, meet, recorded_game, club_rule
     ):
         response = organizer_client.post(
             f"/meets/{meet.pk}/games/new/", game_post(club_rule, table_no="1")
@@ -310,30 +297,37 @@ class TestGameEntry:
         assert Hanchan.objects.count() == 1
 
     def test_editing_shows_the_stored_game_and_saves_a_new_version(
-        self, organizer_client, meet, game, club_rule
+        self, organizer_client, meet, recorded_game, club_rule
     ):
-        html = organizer_client.get(f"/games/{game.pk}/edit/").content.decode()
+        html = organizer_client.get(f"/games/{recorded_game.pk}/edit/").content.decode()
         assert 'value="東山 一郎"' in html and 'value="32600"' in html
         response = organizer_client.post(
-            f"/games/{game.pk}/edit/", game_post(club_rule, table_no="1", version="1")
+            f"/games/{recorded_game.pk}/edit/", game_post(club_rule, table_no="1", version="1")
         )
         assert response.status_code == 302
-        game.refresh_from_db()
-        assert game.version == 2
-        assert game.results.get(seat=0).total_points == D("22.6")
+        recorded_game.refresh_from_db()
+        assert recorded_game.version == 2
+        assert recorded_game.results.get(seat=0).total_points == D("22.6")
 
-    def test_two_organizers_at_once_the_second_save_is_refused(self, alice, meet, game, club_rule):
+    def test_two_organizers_at_once_the_second_save_is_refused(
+        self, alice, meet, recorded_game, club_rule
+    ):
         first, second = Client(), Client()
         first.force_login(alice)
         second.force_login(alice)
         # Both open the form: it carries the version they started from.
         for c in (first, second):
-            assert 'name="version" value="1"' in c.get(f"/games/{game.pk}/edit/").content.decode()
-        ok = first.post(f"/games/{game.pk}/edit/", game_post(club_rule, table_no="1", version="1"))
+            assert (
+                'name="version" value="1"'
+                in c.get(f"/games/{recorded_game.pk}/edit/").content.decode()
+            )
+        ok = first.post(
+            f"/games/{recorded_game.pk}/edit/", game_post(club_rule, table_no="1", version="1")
+        )
         assert ok.status_code == 302
         after_first = state()
         refused = second.post(
-            f"/games/{game.pk}/edit/",
+            f"/games/{recorded_game.pk}/edit/",
             game_post(club_rule, table_no="1", version="1", score_0="33600", score_1="29000"),
         )
         assert refused.status_code == 400
@@ -358,8 +352,8 @@ class TestGameEntry:
         assert "東 東山 一郎：32,600 点、錯和 0 → 32.6 P" in html  # after
         assert html.count("alice") >= 8
 
-    def test_deleting_a_game_keeps_its_history(self, organizer_client, meet, game):
-        response = organizer_client.post(f"/games/{game.pk}/delete/")
+    def test_deleting_a_game_keeps_its_history(self, organizer_client, meet, recorded_game):
+        response = organizer_client.post(f"/games/{recorded_game.pk}/delete/")
         assert response["Location"] == f"/meets/{meet.pk}/"
         assert not Hanchan.objects.exists() and not HanchanResult.objects.exists()
         assert (

@@ -8,7 +8,6 @@ not a hand list), for a visitor, a member and an organizer, by GET and by POST:
 """
 
 import re
-from datetime import date
 
 import pytest
 from axes.models import AccessAttempt, AccessFailureLog, AccessLog
@@ -18,7 +17,6 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
 from members.models import Member
-from scoring.models import Hanchan, Meet, PlayerEntry
 
 pytestmark = pytest.mark.django_db
 
@@ -43,18 +41,9 @@ def patterns(resolver: URLResolver, prefix: str = "") -> list[str]:
 
 
 @pytest.fixture
-def sample(club_rule, four_members, alice, bob):
-    """One of everything, so that every pattern with an id has a real object to point at."""
-    meet = Meet.objects.create(date=date(2025, 4, 9), kind="wed", rule_set=club_rule)
-    game = Hanchan(meet=meet, table_no=1, round_no=1, rule_set=club_rule)
-    scores = [32_600, 30_000, 30_000, 27_400]
-    hands = [[("mangan", "")], [], [], []]
-    game.record(
-        [
-            PlayerEntry(m, i, s, big_hands=h)
-            for i, (m, s, h) in enumerate(zip(four_members, scores, hands, strict=True))
-        ]
-    )
+def sample(meet, recorded_game, club_rule, four_members, alice, bob):
+    """One of everything, so that every pattern with an id has a real object to point at (the
+    recorded game brings its meet, results and a big hand)."""
     attempt = AccessAttempt.objects.create(
         username="carol", ip_address="10.0.0.1", user_agent="x", failures_since_start=1
     )
@@ -66,7 +55,7 @@ def sample(club_rule, four_members, alice, bob):
             model.history.bulk_history_create(list(model.objects.all()))
     return {
         "meet": meet,
-        "game": game,
+        "game": recorded_game,
         "member": four_members[0],
         "rule": club_rule,
         "attempt": attempt,

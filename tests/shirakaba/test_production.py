@@ -14,6 +14,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+pytestmark = pytest.mark.slow  # runs `make serve`: migrate, collectstatic, gunicorn
 ROOT = Path(__file__).resolve().parents[2]
 
 

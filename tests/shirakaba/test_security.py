@@ -50,17 +50,20 @@ PRODUCTION = {
 }
 
 
+@pytest.mark.slow
 def test_production_settings_pass_check_deploy_with_no_warnings(tmp_path):
     result = deploy_check(tmp_path, **PRODUCTION)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
 
 
+@pytest.mark.slow
 def test_behind_a_proxy_that_redirects_check_deploy_still_passes(tmp_path):
     result = deploy_check(tmp_path, **PRODUCTION, SSL_REDIRECT="0", PROXY_COUNT="1")
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+@pytest.mark.slow
 def test_without_https_check_deploy_names_what_is_missing(tmp_path):
     env = {**PRODUCTION, "HTTPS": "0"}
     result = deploy_check(tmp_path, **env)
@@ -79,6 +82,7 @@ def fresh_settings(tmp_path, names: str, **env: str) -> list[str]:
     ).stdout.split()
 
 
+@pytest.mark.slow
 def test_https_settings_follow_the_environment(tmp_path):
     names = (
         "s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE, s.SECURE_SSL_REDIRECT,"
@@ -237,6 +241,7 @@ def test_each_request_pushes_the_idle_limit_forward_and_an_idle_session_ends(bob
     assert response.status_code == 302 and "/login/" in response["Location"]
 
 
+@pytest.mark.slow
 def test_the_idle_limit_comes_from_the_environment(tmp_path):
     names = "s.SESSION_COOKIE_AGE, s.SESSION_SAVE_EVERY_REQUEST"
     assert fresh_settings(tmp_path, names, SESSION_IDLE_MINUTES="30") == ["1800", "True"]

@@ -1,10 +1,16 @@
-"""Settings load with and without DATABASE_URL (each in a fresh interpreter)."""
+"""Settings load with and without DATABASE_URL, and install the development tools only where
+httpx imports (each in a fresh interpreter); the module docstring names every variable read."""
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
+
+import shirakaba.settings
 
 ROOT = Path(__file__).resolve().parents[2]
 PROBE = (
@@ -34,6 +40,7 @@ def load_settings(tmp_path: Path, **env: str) -> dict:
     return json.loads(out.stdout)
 
 
+@pytest.mark.slow  # a fresh interpreter
 def test_default_is_sqlite_in_wal_mode_under_the_data_folder(tmp_path):
     s = load_settings(tmp_path)
     assert s["engine"] == "django.db.backends.sqlite3"
@@ -46,6 +53,7 @@ def test_default_is_sqlite_in_wal_mode_under_the_data_folder(tmp_path):
     assert s["hosts"] == ["127.0.0.1", "localhost"]
 
 
+@pytest.mark.slow  # a fresh interpreter
 def test_the_local_secret_key_is_generated_once_and_kept(tmp_path):
     first = load_settings(tmp_path)["key"]
     assert len(first) > 40
@@ -53,6 +61,7 @@ def test_the_local_secret_key_is_generated_once_and_kept(tmp_path):
     assert load_settings(tmp_path)["key"] == first
 
 
+@pytest.mark.slow  # a fresh interpreter
 def test_database_url_selects_postgresql(tmp_path):
     s = load_settings(
         tmp_path,
@@ -67,3 +76,52 @@ def test_database_url_selects_postgresql(tmp_path):
     assert s["debug"] is True
     assert s["hosts"] == ["club.example", "www.club.example"]
     assert not (tmp_path / "secret_key").exists()
+
+
+DEVTOOLS = ("bench_reports", "bench_standings", "loadtest")
+MANAGE_HELP = (
+    "import runpy, sys; {before}; sys.argv = ['manage.py', 'help']; "
+    "runpy.run_path('manage.py', run_name='__main__')"
+)
+
+
+def manage_help(tmp_path: Path, before: str = "pass") -> str:
+    """``manage.py help`` in a fresh interpreter, after running ``before`` there."""
+    environ = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "SECRET_KEY"}}
+    environ.update(DJANGO_SETTINGS_MODULE="shirakaba.settings", SHIRAKABA_DATA_DIR=str(tmp_path))
+    out = subprocess.run(
+        [sys.executable, "-c", MANAGE_HELP.format(before=before)],
+        cwd=ROOT,
+        env=environ,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return out.stdout
+
+
+@pytest.mark.slow  # a fresh interpreter
+def test_the_development_tools_are_there_with_the_dev_requirements(tmp_path):
+    out = manage_help(tmp_path)
+    assert "[devtools]" in out
+    for command in DEVTOOLS:
+        assert f"    {command}\n" in out
+
+
+@pytest.mark.slow  # a fresh interpreter
+def test_without_httpx_the_development_tools_are_not_installed(tmp_path):
+    # As on a production install from requirements.txt alone: httpx cannot be imported.
+    out = manage_help(tmp_path, "sys.modules['httpx'] = None")
+    assert "[devtools]" not in out
+    for command in DEVTOOLS:
+        assert command not in out
+    assert "    export_report\n" in out and "    backup\n" in out  # the club's own commands stay
+
+
+def test_the_docstring_names_every_environment_variable_the_settings_read():
+    source = Path(shirakaba.settings.__file__).read_text()
+    read = set(re.findall(r'(?:environ\.get|env_bool|env_list)\(\s*"([A-Z_]+)"', source))
+    read.add("DATABASE_URL")  # read by dj_database_url.config()
+    assert {"SECRET_KEY", "HTTPS", "STATICFILES_BACKEND", "LOG_LEVEL"} <= read  # the search works
+    named = set(re.findall(r"``([A-Z_]+)``", shirakaba.settings.__doc__))
+    assert read <= named, read - named

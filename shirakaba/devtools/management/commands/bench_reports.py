@@ -23,12 +23,12 @@ from django.core.management.base import BaseCommand, CommandError
 from django.test.utils import override_settings
 
 from members.models import Member
-from scoring.management.commands.bench_standings import PREFIX
-from scoring.management.commands.bench_standings import Command as StandingsBench
 from scoring.models import HanchanResult
 from scoring.reports.pdf import render_standings_pdf
 from scoring.reports.xlsx import render_standings_xlsx
 from scoring.standings import Filters, Period
+from shirakaba.devtools.management.commands.bench_standings import PREFIX
+from shirakaba.devtools.management.commands.bench_standings import Command as StandingsBench
 
 
 def _loop(n: int = 30_000_000) -> float:

@@ -36,9 +36,9 @@ from django.db import connection
 
 from members.models import Member
 from members.roles import MEMBER, ORGANIZER
-from scoring.management.commands.bench_standings import PREFIX
-from scoring.management.commands.bench_standings import Command as StandingsBench
 from scoring.models import HanchanResult, Meet, RuleSet
+from shirakaba.devtools.management.commands.bench_standings import PREFIX
+from shirakaba.devtools.management.commands.bench_standings import Command as StandingsBench
 
 PASSWORD = "load-test-password-1"
 ROOT = Path(settings.BASE_DIR)

@@ -1,0 +1,97 @@
+"""Finding a member by what the organizer types (members/models.py): ``normalise_name``,
+``name_key`` and ``MemberQuerySet.matching``. Every case can be checked by eye."""
+
+import pytest
+
+from members.models import Member, name_key, normalise_name
+
+
+class TestNormaliseName:
+    @pytest.mark.parametrize(
+        ("typed", "folded"),
+        [
+            ("さとう", "さとう"),
+            ("サトウ", "さとう"),  # katakana as hiragana
+            ("ｻﾄｳ", "さとう"),  # half-width katakana: NFKC makes it full-width first
+            ("さとう かずこ", "さとうかずこ"),  # no spaces
+            ("さとう\u3000かずこ", "さとうかずこ"),  # nor full-width ones
+            ("ラーメン", "らーめん"),  # the long-vowel mark stays
+            ("ＪＯＨＮ", "john"),  # full-width letters folded, then lower case
+            ("John", "john"),
+            ("佐藤 和子", "佐藤和子"),  # kanji stay as they are
+        ],
+    )
+    def test_it_folds_what_does_not_matter(self, typed, folded):
+        assert normalise_name(typed) == folded
+
+
+class TestNameKey:
+    def test_a_full_width_space_is_the_same_name(self):
+        assert name_key("山田\u3000花子") == name_key("山田 花子") == "山田花子"
+
+    def test_no_space_at_all_is_the_same_name_too(self):
+        assert name_key("山田花子") == name_key("山田 花子")
+
+    def test_full_width_letters_and_digits_are_folded(self):
+        assert name_key("ＡＢＣ１２") == "ABC12"
+
+    def test_kana_and_case_still_tell_two_names_apart(self):
+        # A name as written: サトウ and さとう are two spellings, unlike in matching().
+        assert name_key("サトウ") != name_key("さとう")
+        assert name_key("Abe") != name_key("abe")
+
+
+@pytest.fixture
+def club(db) -> dict[str, Member]:
+    people = [
+        ("佐藤 和子", "さとう かずこ"),
+        ("佐野 次郎", "さの じろう"),
+        ("山田 花子", "やまだ はなこ"),
+        ("John Smith", "じょん すみす"),
+    ]
+    return {name: Member.objects.create(name=name, furigana=kana) for name, kana in people}
+
+
+def names(found: list[Member]) -> list[str]:
+    return sorted(m.name for m in found)
+
+
+class TestMatching:
+    @pytest.mark.parametrize("typed", ["さとう", "サトウ", "ｻﾄｳ", "佐藤"])
+    def test_hiragana_katakana_and_kanji_find_sato_kazuko(self, club, typed):
+        assert names(Member.objects.matching(typed)) == ["佐藤 和子"]
+
+    @pytest.mark.parametrize("typed", ["佐藤 和子", "佐藤\u3000和子", "佐藤和子", "さとうかずこ"])
+    def test_the_whole_name_with_any_space_or_none(self, club, typed):
+        assert names(Member.objects.matching(typed)) == ["佐藤 和子"]
+
+    def test_a_prefix_of_the_furigana(self, club):
+        assert names(Member.objects.matching("やま")) == ["山田 花子"]
+
+    def test_a_prefix_shared_by_several_finds_them_all(self, club):
+        assert names(Member.objects.matching("さ")) == ["佐藤 和子", "佐野 次郎"]
+        assert names(Member.objects.matching("佐")) == ["佐藤 和子", "佐野 次郎"]
+
+    def test_full_width_and_half_width_letters_are_one(self, club):
+        for typed in ("john", "JOHN", "ＪＯＨＮ", "ｊｏｈｎ"):
+            assert names(Member.objects.matching(typed)) == ["John Smith"], typed
+
+    def test_an_exact_name_wins_over_the_names_it_begins(self, club):
+        Member.objects.create(name="佐藤", furigana="さとう")
+        # 佐藤 is a whole name and the beginning of 佐藤 和子: only the whole name is meant.
+        assert names(Member.objects.matching("佐藤")) == ["佐藤"]
+        assert names(Member.objects.matching("さとう")) == ["佐藤"]
+        assert names(Member.objects.matching("さとうか")) == ["佐藤 和子"]
+
+    @pytest.mark.parametrize("typed", ["", " ", "\u3000"])
+    def test_nothing_typed_finds_nobody(self, club, typed):
+        assert Member.objects.matching(typed) == []
+
+    def test_no_such_name_finds_nobody(self, club):
+        assert Member.objects.matching("たなか") == []
+        assert Member.objects.matching("和子") == []  # the given name alone does not begin it
+
+    def test_it_looks_only_in_the_queryset_it_is_given(self, club):
+        club["佐野 次郎"].is_active = False
+        club["佐野 次郎"].save()
+        assert names(Member.objects.active().matching("さ")) == ["佐藤 和子"]
