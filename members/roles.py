@@ -27,14 +27,59 @@ def ensure_groups(using: str = "default") -> None:
     member.permissions.set(perms.filter(codename__startswith="view_"))
 
 
-def is_organizer(user: AbstractBaseUser | AnonymousUser) -> bool:
+def club_roles(user: AbstractBaseUser | AnonymousUser) -> frozenset[str]:
+    """The club roles a user holds (a superuser holds both), read once per request's user."""
     if not user.is_authenticated:
-        return False
+        return frozenset()
     # The stubs type request.user as AbstractBaseUser; AUTH_USER_MODEL is auth.User here.
     account = cast(User, user)
-    if account.is_superuser:
-        return True
-    return account.groups.filter(name=ORGANIZER).exists()
+    cached: frozenset[str] | None = account.__dict__.get("_club_roles")
+    if cached is None:
+        if account.is_superuser:
+            cached = frozenset({ORGANIZER, MEMBER})
+        else:
+            names = account.groups.filter(name__in=[ORGANIZER, MEMBER]).values_list(
+                "name", flat=True
+            )
+            cached = frozenset(names)
+        account.__dict__["_club_roles"] = cached
+    return cached
+
+
+def is_organizer(user: AbstractBaseUser | AnonymousUser) -> bool:
+    return ORGANIZER in club_roles(user)
+
+
+ROLE_FREE_PAGES = {"login", "logout", "password_change", "password_change_done", "set_language"}
+"""What a signed-in login without a club role may reach: its own account, nothing of the
+club's (the admin decides for itself by staff status and permissions)."""
+
+
+class ClubRoleRequiredMiddleware:
+    """Signed in is not enough to read the club's data: the login must hold a club role
+    (会員 or 記録係). A login with none (an account made for someone who is not, or no longer,
+    in the club) gets 403 everywhere but ``ROLE_FREE_PAGES`` and the admin. After
+    ``LoginRequiredMiddleware``, which sends visitors to sign in."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_view(
+        self,
+        request: HttpRequest,
+        view_func: Callable[..., HttpResponse],
+        view_args: Any,
+        view_kwargs: Any,
+    ) -> None:
+        if not request.user.is_authenticated or club_roles(request.user):
+            return
+        match = request.resolver_match
+        if match is not None and (match.url_name in ROLE_FREE_PAGES or "admin" in match.namespaces):
+            return
+        raise PermissionDenied
 
 
 ViewFunc = Callable[..., HttpResponse]
