@@ -29,6 +29,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal
+from enum import StrEnum
 from functools import cached_property
 
 from django.db.models import Count, Max, Q, QuerySet, Sum
@@ -51,46 +52,78 @@ class PeriodOutOfRange(ValueError):
     """A period written right but reaching outside ``FIRST_DAY``–``LAST_DAY`` (FY9998)."""
 
 
+class PeriodKind(StrEnum):
+    """What a period is; its value is the word ``Period.containing`` takes for it."""
+
+    MONTH = "month"  # 2025-04
+    HALF = "half"  # 2025-H1, 2025-H2: 上期 April–September, 下期 October–March
+    FISCAL_YEAR = "year"  # FY2025: April 2025 – March 2026
+    RANGE = "range"  # 2025-04-01..2025-06-30, either end open
+    ALL = "all"  # all
+
+
 @dataclass(frozen=True)
 class Period:
-    """A span of meet dates, both ends included; ``None`` ends are open."""
+    """A span of meet dates, both ends included; ``None`` ends are open.
+
+    Read once (``parse``) or made by a constructor, it knows its ``kind``: nothing reads its
+    ``key`` again."""
 
     start: date | None
     end: date | None
     key: str  # how it is written in URLs and commands: 2025-04, 2025-H1, FY2025, all, …
+    kind: PeriodKind
 
     @classmethod
     def month(cls, year: int, month: int) -> Period:
         last = calendar.monthrange(year, month)[1]
-        return cls(date(year, month, 1), date(year, month, last), f"{year}-{month:02d}")
+        return cls(
+            date(year, month, 1), date(year, month, last), f"{year}-{month:02d}", PeriodKind.MONTH
+        )
 
     @classmethod
     def half(cls, fiscal_year: int, half: int) -> Period:
         """上期 (half 1): April–September; 下期 (half 2): October–March of the next year."""
         if half == 1:
-            return cls(date(fiscal_year, 4, 1), date(fiscal_year, 9, 30), f"{fiscal_year}-H1")
-        return cls(date(fiscal_year, 10, 1), date(fiscal_year + 1, 3, 31), f"{fiscal_year}-H2")
+            return cls(
+                date(fiscal_year, 4, 1),
+                date(fiscal_year, 9, 30),
+                f"{fiscal_year}-H1",
+                PeriodKind.HALF,
+            )
+        return cls(
+            date(fiscal_year, 10, 1),
+            date(fiscal_year + 1, 3, 31),
+            f"{fiscal_year}-H2",
+            PeriodKind.HALF,
+        )
 
     @classmethod
     def fiscal_year(cls, fiscal_year: int) -> Period:
-        return cls(date(fiscal_year, 4, 1), date(fiscal_year + 1, 3, 31), f"FY{fiscal_year}")
+        return cls(
+            date(fiscal_year, 4, 1),
+            date(fiscal_year + 1, 3, 31),
+            f"FY{fiscal_year}",
+            PeriodKind.FISCAL_YEAR,
+        )
 
     @classmethod
     def between(cls, start: date | None, end: date | None) -> Period:
         key = f"{start or ''}..{end or ''}"
-        return cls(start, end, key)
+        return cls(start, end, key, PeriodKind.RANGE)
 
     @classmethod
     def all_time(cls) -> Period:
-        return cls(None, None, "all")
+        return cls(None, None, "all", PeriodKind.ALL)
 
     @classmethod
-    def containing(cls, day: date, kind: str = "half") -> Period:
-        """The month, half or fiscal year a day falls in."""
+    def containing(cls, day: date, kind: str = PeriodKind.HALF) -> Period:
+        """The month, half or fiscal year (``PeriodKind.MONTH``, ``HALF``, ``FISCAL_YEAR``, or
+        their values) a day falls in; any other kind gives the half."""
         fiscal_year = day.year if day.month >= 4 else day.year - 1
-        if kind == "month":
+        if kind == PeriodKind.MONTH:
             return cls.month(day.year, day.month)
-        if kind == "year":
+        if kind == PeriodKind.FISCAL_YEAR:
             return cls.fiscal_year(fiscal_year)
         return cls.half(fiscal_year, 1 if 4 <= day.month <= 9 else 2)
 
@@ -133,17 +166,32 @@ class Period:
         raise ValueError(f"not a period: {text!r}")
 
     @property
+    def fiscal_year_no(self) -> int | None:
+        """The fiscal year of a half or a fiscal year: the year of its start (an April, or the
+        October of 下期); None for other kinds."""
+        if self.kind in (PeriodKind.HALF, PeriodKind.FISCAL_YEAR) and self.start is not None:
+            return self.start.year
+        return None
+
+    @property
+    def half_no(self) -> int | None:
+        """1 for 上期 (April–September), 2 for 下期 (October–March); None for other kinds."""
+        if self.kind is PeriodKind.HALF and self.start is not None:
+            return 1 if self.start.month == 4 else 2
+        return None
+
+    @property
     def label(self) -> str:
         """2025年4月 / 2025年度 上期 / 2025年度 / 全期間 (in the active language)."""
-        if self.key == "all":
+        if self.kind is PeriodKind.ALL:
             return _("All time")
-        if m := re.fullmatch(r"(\d{4})-(\d{2})", self.key):
-            return _("%(year)s-%(month)s") % {"year": m[1], "month": int(m[2])}
-        if m := re.fullmatch(r"(\d{4})-H([12])", self.key):
-            half = _("first half (Apr–Sep)") if m[2] == "1" else _("second half (Oct–Mar)")
-            return _("FY%(year)s %(half)s") % {"year": m[1], "half": half}
-        if m := re.fullmatch(r"FY(\d{4})", self.key):
-            return _("FY%(year)s") % {"year": m[1]}
+        if self.kind is PeriodKind.MONTH and self.start is not None:
+            return _("%(year)s-%(month)s") % {"year": self.start.year, "month": self.start.month}
+        if self.kind is PeriodKind.HALF:
+            half = _("first half (Apr–Sep)") if self.half_no == 1 else _("second half (Oct–Mar)")
+            return _("FY%(year)s %(half)s") % {"year": self.fiscal_year_no, "half": half}
+        if self.kind is PeriodKind.FISCAL_YEAR:
+            return _("FY%(year)s") % {"year": self.fiscal_year_no}
         return _("%(start)s to %(end)s") % {"start": self.start or "", "end": self.end or ""}
 
     def previous(self) -> Period | None:
@@ -162,14 +210,14 @@ class Period:
     def _unchecked_step(self, direction: int) -> Period | None:
         if self.start is None or self.end is None:
             return None
-        if re.fullmatch(r"\d{4}-\d{2}", self.key):
+        if self.kind is PeriodKind.MONTH:
             day = self.start + timedelta(days=32) if direction > 0 else self.start - timedelta(1)
             return Period.month(day.year, day.month)
-        if m := re.fullmatch(r"(\d{4})-H([12])", self.key):
-            index = int(m[1]) * 2 + int(m[2]) - 1 + direction
+        if self.kind is PeriodKind.HALF and self.fiscal_year_no is not None:
+            index = self.fiscal_year_no * 2 + (self.half_no or 1) - 1 + direction
             return Period.half(index // 2, index % 2 + 1)
-        if m := re.fullmatch(r"FY(\d{4})", self.key):
-            return Period.fiscal_year(int(m[1]) + direction)
+        if self.kind is PeriodKind.FISCAL_YEAR and self.fiscal_year_no is not None:
+            return Period.fiscal_year(self.fiscal_year_no + direction)
         return None
 
 

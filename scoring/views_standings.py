@@ -25,6 +25,7 @@ from scoring.reports.charts import cumulative_chart, places_chart
 from scoring.standings import (
     Filters,
     Period,
+    PeriodKind,
     PeriodOutOfRange,
     PlaceColumns,
     compute_standings,
@@ -93,9 +94,9 @@ def period_links(filters: Filters) -> list[dict[str, Any]]:
     day = filters.period.start or timezone.localdate()
     links = []
     for label, period in [
-        (_("Month"), Period.containing(day, "month")),
-        (_("Half-year"), Period.containing(day, "half")),
-        (_("Fiscal year"), Period.containing(day, "year")),
+        (_("Month"), Period.containing(day, PeriodKind.MONTH)),
+        (_("Half-year"), Period.containing(day, PeriodKind.HALF)),
+        (_("Fiscal year"), Period.containing(day, PeriodKind.FISCAL_YEAR)),
         (_("All time"), Period.all_time()),
     ]:
         links.append(

@@ -9,7 +9,6 @@ pages are laid out in parallel (``weasy.write_parallel``) when it has many membe
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -25,6 +24,7 @@ from scoring.standings import (
     Filters,
     MemberRecord,
     Period,
+    PeriodKind,
     PlaceColumns,
     StandingRow,
     big_hand_list,
@@ -124,30 +124,38 @@ def _standings_pdf(context: dict[str, Any], with_members: bool) -> bytes:
     return pdf
 
 
-def render_standings_pdf(
-    filters: Filters, *, with_members: bool | None = None
-) -> tuple[str, str, bytes]:
-    """月間成績表 for a month; 半期成績表 (with a page per member) for a half-year or longer."""
-    period = filters.period
-    monthly = bool(
+def is_monthly(period: Period) -> bool:
+    """A period within one calendar month (a month, or a range inside one) has the monthly
+    report: no member pages."""
+    return bool(
         period.start
         and period.end
         and period.start.month == period.end.month
         and period.start.year == period.end.year
     )
+
+
+def standings_title(period: Period) -> str:
+    """月間成績表, 半期成績表, 年間成績表, or 成績表 for any other span."""
+    if is_monthly(period):
+        return _("Monthly standings")
+    if period.kind is PeriodKind.HALF:
+        return _("Half-year standings")
+    if period.kind is PeriodKind.FISCAL_YEAR:
+        return _("Annual standings")
+    return _("Standings")
+
+
+def render_standings_pdf(
+    filters: Filters, *, with_members: bool | None = None
+) -> tuple[str, str, bytes]:
+    """月間成績表 for a month; 半期成績表 (with a page per member) for a half-year or longer."""
+    monthly = is_monthly(filters.period)
     if with_members is None:
         with_members = not monthly
     rows = compute_standings(filters)
-    if monthly:
-        title = _("Monthly standings")
-    elif re.fullmatch(r"\d{4}-H[12]", period.key):
-        title = _("Half-year standings")
-    elif period.key.startswith("FY"):
-        title = _("Annual standings")
-    else:
-        title = _("Standings")
     context = {
-        "title": title,
+        "title": standings_title(filters.period),
         "filters": filters,
         "period_label": filters.heading,
         "rows": rows,
