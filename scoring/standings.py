@@ -36,7 +36,7 @@ from django.db.models import Count, Max, Q, QuerySet, Sum
 from django.utils.translation import gettext as _
 
 from members.models import Member
-from scoring.models import BigHand, HanchanResult, MeetKind, RuleSet, StandingsGroup
+from scoring.models import BigHand, HanchanResult, Meet, MeetKind, RuleSet, StandingsGroup
 
 TENTH = Decimal("0.1")
 HUNDREDTH = Decimal("0.01")
@@ -629,8 +629,9 @@ class MemberRecord:
 
     @property
     def rounds(self) -> int:
-        """The most rounds of any meet in the record (at least 3, the club's custom)."""
-        return max([3, *(g.round_no for g in self.games)])
+        """The most rounds of any meet in the record (at least ``Meet.ROUNDS``, the club's
+        custom)."""
+        return max([Meet.ROUNDS, *(g.round_no for g in self.games)])
 
     @property
     def round_range(self) -> range:

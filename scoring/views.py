@@ -92,8 +92,8 @@ def meet_detail(request: HttpRequest, pk: int) -> HttpResponse:
         Meet.objects.select_related("rule_set").annotate(attending=Count("attendees")), pk=pk
     )
     games = {(g.round_no, g.table_no): g for g in games_with_results().filter(meet=meet)}
-    tables = max([t for _r, t in games] + [max(meet.attending // 4, 1)])
-    rounds = max([r for r, _t in games] + [3])
+    tables = max([t for _r, t in games] + [max(meet.attending // meet.rule_set.players, 1)])
+    rounds = max([r for r, _t in games] + [Meet.ROUNDS])
     grid = [
         {
             "round": r,

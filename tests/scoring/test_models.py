@@ -8,6 +8,7 @@ from django.db import IntegrityError, transaction
 
 from scoring import rules
 from scoring.models import (
+    SEAT_NAMES,
     BigHand,
     Hanchan,
     HanchanResult,
@@ -15,6 +16,7 @@ from scoring.models import (
     Meet,
     PlayerEntry,
     RuleSet,
+    Seat,
 )
 
 D = Decimal
@@ -234,3 +236,8 @@ def test_history_records_each_result_row(meet, club_rule, four_members):
     assert game.history.count() == 2
     assert HanchanResult.history.filter(history_type="-").count() == 4
     assert HanchanResult.history.filter(history_type="+").count() == 8
+
+
+def test_the_seat_names_are_the_seat_labels():
+    labels = tuple(Seat(n).label for n in range(len(Seat)))
+    assert labels == SEAT_NAMES == ("東", "南", "西", "北")
