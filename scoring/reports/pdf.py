@@ -17,7 +17,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring.models import Hanchan, Meet
+from scoring.models import Meet
 from scoring.reports import weasy
 from scoring.reports.charts import cumulative_chart
 from scoring.standings import (
@@ -30,6 +30,7 @@ from scoring.standings import (
     big_hand_list,
     compute_standings,
     counts_wins,
+    meet_sheet,
     member_record,
     member_records,
 )
@@ -197,27 +198,14 @@ def render_member_pdf(member_id: int, filters: Filters) -> tuple[str, str, bytes
 
 
 def render_meet_pdf(meet: Meet) -> tuple[str, str, bytes]:
-    """例会成績表: every table and round of one meet, ready to post on the wall."""
-    games = (
-        Hanchan.objects.filter(meet=meet)
-        .select_related("rule_set")
-        .prefetch_related("results__member", "results__big_hands")
-        .order_by("round_no", "table_no")
-    )
-    rounds: dict[int, list[Hanchan]] = {}
-    for game in games:
-        rounds.setdefault(game.round_no, []).append(game)
-    day_filters = Filters(
-        period=Period.between(meet.date, meet.date), kind=meet.kind, group=meet.rule_set.group
-    )
-    day_rows = compute_standings(day_filters)
+    """例会成績表: every entered game of one meet, round by round, and the day's standings,
+    ready to post on the wall."""
+    sheet = meet_sheet(meet)
     context = {
         "title": _("Meet sheet"),
         "meet": meet,
         "period_label": f"{meet_date(meet.date)} {meet.get_kind_display()}",
-        "rounds": sorted(rounds.items()),
-        "day_rows": day_rows,
-        "place_columns": PlaceColumns.of(day_rows),
+        "sheet": sheet,
     }
     return (
         f"shirakaba-meet-{meet.date:%Y-%m-%d}-{meet.kind}.pdf",
