@@ -807,6 +807,31 @@ class MemberRecord:
     def round_range(self) -> range:
         return range(1, self.rounds + 1)
 
+    @property
+    def places(self) -> tuple[int, int, int, int]:
+        """The member's 4-player games at 1st … 4th, counted from the games themselves (the
+        same as the summary's, which needs the club's standings)."""
+        counts = [0, 0, 0, 0]
+        for g in self.games:
+            if g.players != 3:
+                counts[g.place - 1] += 1
+        return (counts[0], counts[1], counts[2], counts[3])
+
+    @property
+    def places3(self) -> tuple[int, int, int]:
+        """The member's 3-player games at 1st … 3rd."""
+        counts = [0, 0, 0]
+        for g in self.games:
+            if g.players == 3:
+                counts[g.place - 1] += 1
+        return (counts[0], counts[1], counts[2])
+
+    @property
+    def place_columns(self) -> PlaceColumns:
+        """``PlaceColumns.of`` the member's own games."""
+        three = any(g.players == 3 for g in self.games)
+        return PlaceColumns(four=any(g.players != 3 for g in self.games) or not three, three=three)
+
 
 def _record_results(filters: Filters) -> QuerySet[HanchanResult]:
     return (
@@ -826,6 +851,13 @@ def member_record(
         standings = compute_standings(filters)
     summary = next((r for r in standings if r.member_id == member_id), None)
     return _record(summary, _record_results(filters).filter(member_id=member_id))
+
+
+def member_games(member_id: int, filters: Filters) -> MemberRecord:
+    """A member's own games in the period, with their running total, monthly table and place
+    counts, but no summary (``summary`` is None): what the member's charts draw, without the
+    club's standings that placing the member among the others takes (two queries)."""
+    return _record(None, _record_results(filters).filter(member_id=member_id))
 
 
 def member_records(filters: Filters, standings: list[StandingRow]) -> dict[int, MemberRecord]:

@@ -30,6 +30,7 @@ from scoring.standings import (
     PlaceColumns,
     compute_standings,
     counts_wins,
+    member_games,
     member_record,
     sort_standings,
 )
@@ -231,26 +232,27 @@ def member_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_safe
 def member_chart(request: HttpRequest, pk: int, chart: str) -> HttpResponse:
-    """The member's charts as SVG images (cumulative P, places)."""
+    """The member's charts as SVG images (cumulative P, places), for the filters of the page
+    that shows them (its query string). Each draws the member's own games only: the club's
+    standings, which the page computed, are not computed again here."""
     member = get_object_or_404(Member, pk=pk)
     filters = filters_from(request)
-    record = member_record(member.pk, filters)
+    record = member_games(member.pk, filters)
     if chart == "cumulative":
         labels = [f"{g.date:%-m/%-d}" for g in record.games]
         svg = cumulative_chart(
             labels, [g.cumulative for g in record.games], _("Cumulative P"), _("P")
         )
     else:
-        summary = record.summary
         labels: list[str] = []
         counts: list[int] = []
-        columns = PlaceColumns.of([summary] if summary else [])
+        columns = record.place_columns
         if columns.four:
             labels += [_("1st"), _("2nd"), _("3rd"), _("4th")]
-            counts += list(summary.places) if summary else [0, 0, 0, 0]
+            counts += list(record.places)
         if columns.three:
             labels += [_("3-player 1st"), _("3-player 2nd"), _("3-player 3rd")]
-            counts += list(summary.places3) if summary else [0, 0, 0]
+            counts += list(record.places3)
         svg = places_chart(labels, counts, _("Games at each place"))
     response = HttpResponse(svg, content_type="image/svg+xml")
     response["Cache-Control"] = "private, max-age=300"

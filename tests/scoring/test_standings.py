@@ -37,6 +37,7 @@ from scoring.standings import (
     PlaceColumns,
     compute_standings,
     meet_sheet,
+    member_games,
     member_record,
     sort_standings,
 )
@@ -387,6 +388,30 @@ def test_a_meets_sheet_has_the_days_standings(season):
         (5, "江藤", 1, D("-15.0")),
     ]
     assert sheet.place_columns == PlaceColumns(four=True, three=False)
+
+
+def test_a_members_own_games_give_the_place_counts_of_the_standings(season):
+    """What a member's charts draw (``member_games``: their games only) matches their line of
+    the club's standings, 3-player games kept apart."""
+    three = RuleSet.objects.get(name="白樺会 三人打ち")
+    a, b, c = season["A"], season["B"], season["C"]
+    season["play"](date(2025, 11, 5), "wed", 1, [(a, 40_000), (b, 30_000), (c, 20_000)], rule=three)
+    season["play"](date(2025, 11, 5), "wed", 2, [(b, 40_000), (a, 30_000), (c, 20_000)], rule=three)
+    for filters in (Filters(period=Period.parse("2025-H2")), Filters(), Filters(kind="sat")):
+        standings = {r.member_id: r for r in compute_standings(filters)}
+        for member in Member.objects.all():
+            own = member_games(member.pk, filters)
+            full = member_record(member.pk, filters)
+            assert own.summary is None
+            assert own.games == full.games
+            row = standings.get(member.pk)
+            assert own.places == (row.places if row else (0, 0, 0, 0))
+            assert own.places3 == (row.places3 if row else (0, 0, 0))
+            assert own.place_columns == PlaceColumns.of([row] if row else [])
+    h2 = member_games(a.pk, Filters(period=Period.parse("2025-H2")))
+    # 青木 on 10/1: 4th (20,000) and 1st (50,000); on 11/5 at three: 1st and 2nd.
+    assert (h2.places, h2.places3) == ((1, 0, 0, 1), (1, 1, 0))
+    assert h2.place_columns == PlaceColumns(four=True, three=True)
 
 
 def test_moving_a_meet_moves_its_games_between_periods(season):
