@@ -16,6 +16,7 @@ from scoring.models import (
     Meet,
     PlayerEntry,
     RuleSet,
+    Seat,
     format_big_hands,
     parse_big_hands,
     parse_score,
@@ -104,7 +105,7 @@ class GameForm(forms.Form):
     meet's attendees first). One score may be left blank: it is filled in from the table total.
     """
 
-    SEATS = range(4)
+    SEATS = range(len(Seat))  # the seats a table may have; a 3-player game leaves 北 empty
 
     table_no = forms.IntegerField(label=_("Table"), min_value=1, max_value=50)
     round_no = forms.IntegerField(label=_("Round"), min_value=1, max_value=20)

@@ -29,14 +29,16 @@ from simple_history.models import HistoricalRecords
 from members.models import Member, no_control_characters
 from scoring import rules
 
-SEAT_NAMES = ("東", "南", "西", "北")
-
 
 class Seat(models.IntegerChoices):
     EAST = 0, "東"
     SOUTH = 1, "南"
     WEST = 2, "西"
     NORTH = 3, "北"
+
+
+SEAT_NAMES: tuple[str, ...] = tuple(str(label) for label in Seat.labels)
+"""東 南 西 北, by seat number: the labels of ``Seat``."""
 
 
 class MeetKind(models.TextChoices):
@@ -466,6 +468,10 @@ MEET_DATES = (date(1990, 1, 1), date(2099, 12, 31))
 
 class Meet(models.Model):
     """A meet (例会): one day's play, usually three rounds at several tables."""
+
+    ROUNDS = 3
+    """The rounds (回戦) a meet plays as a rule: sheet 002, 「何れも一半荘70分の三回戦体制」
+    (three hanchan of 70 minutes each). A meet may play more; its page offers them."""
 
     date = models.DateField(
         _("date"),

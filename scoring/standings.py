@@ -29,13 +29,23 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal
+from enum import StrEnum
 from functools import cached_property
 
 from django.db.models import Count, Max, Q, QuerySet, Sum
 from django.utils.translation import gettext as _
 
 from members.models import Member
-from scoring.models import BigHand, HanchanResult, MeetKind, RuleSet, StandingsGroup
+from scoring.models import (
+    BigHand,
+    Hanchan,
+    HanchanResult,
+    Meet,
+    MeetKind,
+    RuleSet,
+    Seat,
+    StandingsGroup,
+)
 
 TENTH = Decimal("0.1")
 HUNDREDTH = Decimal("0.01")
@@ -51,46 +61,78 @@ class PeriodOutOfRange(ValueError):
     """A period written right but reaching outside ``FIRST_DAY``–``LAST_DAY`` (FY9998)."""
 
 
+class PeriodKind(StrEnum):
+    """What a period is; its value is the word ``Period.containing`` takes for it."""
+
+    MONTH = "month"  # 2025-04
+    HALF = "half"  # 2025-H1, 2025-H2: 上期 April–September, 下期 October–March
+    FISCAL_YEAR = "year"  # FY2025: April 2025 – March 2026
+    RANGE = "range"  # 2025-04-01..2025-06-30, either end open
+    ALL = "all"  # all
+
+
 @dataclass(frozen=True)
 class Period:
-    """A span of meet dates, both ends included; ``None`` ends are open."""
+    """A span of meet dates, both ends included; ``None`` ends are open.
+
+    Read once (``parse``) or made by a constructor, it knows its ``kind``: nothing reads its
+    ``key`` again."""
 
     start: date | None
     end: date | None
     key: str  # how it is written in URLs and commands: 2025-04, 2025-H1, FY2025, all, …
+    kind: PeriodKind
 
     @classmethod
     def month(cls, year: int, month: int) -> Period:
         last = calendar.monthrange(year, month)[1]
-        return cls(date(year, month, 1), date(year, month, last), f"{year}-{month:02d}")
+        return cls(
+            date(year, month, 1), date(year, month, last), f"{year}-{month:02d}", PeriodKind.MONTH
+        )
 
     @classmethod
     def half(cls, fiscal_year: int, half: int) -> Period:
         """上期 (half 1): April–September; 下期 (half 2): October–March of the next year."""
         if half == 1:
-            return cls(date(fiscal_year, 4, 1), date(fiscal_year, 9, 30), f"{fiscal_year}-H1")
-        return cls(date(fiscal_year, 10, 1), date(fiscal_year + 1, 3, 31), f"{fiscal_year}-H2")
+            return cls(
+                date(fiscal_year, 4, 1),
+                date(fiscal_year, 9, 30),
+                f"{fiscal_year}-H1",
+                PeriodKind.HALF,
+            )
+        return cls(
+            date(fiscal_year, 10, 1),
+            date(fiscal_year + 1, 3, 31),
+            f"{fiscal_year}-H2",
+            PeriodKind.HALF,
+        )
 
     @classmethod
     def fiscal_year(cls, fiscal_year: int) -> Period:
-        return cls(date(fiscal_year, 4, 1), date(fiscal_year + 1, 3, 31), f"FY{fiscal_year}")
+        return cls(
+            date(fiscal_year, 4, 1),
+            date(fiscal_year + 1, 3, 31),
+            f"FY{fiscal_year}",
+            PeriodKind.FISCAL_YEAR,
+        )
 
     @classmethod
     def between(cls, start: date | None, end: date | None) -> Period:
         key = f"{start or ''}..{end or ''}"
-        return cls(start, end, key)
+        return cls(start, end, key, PeriodKind.RANGE)
 
     @classmethod
     def all_time(cls) -> Period:
-        return cls(None, None, "all")
+        return cls(None, None, "all", PeriodKind.ALL)
 
     @classmethod
-    def containing(cls, day: date, kind: str = "half") -> Period:
-        """The month, half or fiscal year a day falls in."""
+    def containing(cls, day: date, kind: str = PeriodKind.HALF) -> Period:
+        """The month, half or fiscal year (``PeriodKind.MONTH``, ``HALF``, ``FISCAL_YEAR``, or
+        their values) a day falls in; any other kind gives the half."""
         fiscal_year = day.year if day.month >= 4 else day.year - 1
-        if kind == "month":
+        if kind == PeriodKind.MONTH:
             return cls.month(day.year, day.month)
-        if kind == "year":
+        if kind == PeriodKind.FISCAL_YEAR:
             return cls.fiscal_year(fiscal_year)
         return cls.half(fiscal_year, 1 if 4 <= day.month <= 9 else 2)
 
@@ -133,17 +175,32 @@ class Period:
         raise ValueError(f"not a period: {text!r}")
 
     @property
+    def fiscal_year_no(self) -> int | None:
+        """The fiscal year of a half or a fiscal year: the year of its start (an April, or the
+        October of 下期); None for other kinds."""
+        if self.kind in (PeriodKind.HALF, PeriodKind.FISCAL_YEAR) and self.start is not None:
+            return self.start.year
+        return None
+
+    @property
+    def half_no(self) -> int | None:
+        """1 for 上期 (April–September), 2 for 下期 (October–March); None for other kinds."""
+        if self.kind is PeriodKind.HALF and self.start is not None:
+            return 1 if self.start.month == 4 else 2
+        return None
+
+    @property
     def label(self) -> str:
         """2025年4月 / 2025年度 上期 / 2025年度 / 全期間 (in the active language)."""
-        if self.key == "all":
+        if self.kind is PeriodKind.ALL:
             return _("All time")
-        if m := re.fullmatch(r"(\d{4})-(\d{2})", self.key):
-            return _("%(year)s-%(month)s") % {"year": m[1], "month": int(m[2])}
-        if m := re.fullmatch(r"(\d{4})-H([12])", self.key):
-            half = _("first half (Apr–Sep)") if m[2] == "1" else _("second half (Oct–Mar)")
-            return _("FY%(year)s %(half)s") % {"year": m[1], "half": half}
-        if m := re.fullmatch(r"FY(\d{4})", self.key):
-            return _("FY%(year)s") % {"year": m[1]}
+        if self.kind is PeriodKind.MONTH and self.start is not None:
+            return _("%(year)s-%(month)s") % {"year": self.start.year, "month": self.start.month}
+        if self.kind is PeriodKind.HALF:
+            half = _("first half (Apr–Sep)") if self.half_no == 1 else _("second half (Oct–Mar)")
+            return _("FY%(year)s %(half)s") % {"year": self.fiscal_year_no, "half": half}
+        if self.kind is PeriodKind.FISCAL_YEAR:
+            return _("FY%(year)s") % {"year": self.fiscal_year_no}
         return _("%(start)s to %(end)s") % {"start": self.start or "", "end": self.end or ""}
 
     def previous(self) -> Period | None:
@@ -162,14 +219,14 @@ class Period:
     def _unchecked_step(self, direction: int) -> Period | None:
         if self.start is None or self.end is None:
             return None
-        if re.fullmatch(r"\d{4}-\d{2}", self.key):
+        if self.kind is PeriodKind.MONTH:
             day = self.start + timedelta(days=32) if direction > 0 else self.start - timedelta(1)
             return Period.month(day.year, day.month)
-        if m := re.fullmatch(r"(\d{4})-H([12])", self.key):
-            index = int(m[1]) * 2 + int(m[2]) - 1 + direction
+        if self.kind is PeriodKind.HALF and self.fiscal_year_no is not None:
+            index = self.fiscal_year_no * 2 + (self.half_no or 1) - 1 + direction
             return Period.half(index // 2, index % 2 + 1)
-        if m := re.fullmatch(r"FY(\d{4})", self.key):
-            return Period.fiscal_year(int(m[1]) + direction)
+        if self.kind is PeriodKind.FISCAL_YEAR and self.fiscal_year_no is not None:
+            return Period.fiscal_year(self.fiscal_year_no + direction)
         return None
 
 
@@ -527,6 +584,167 @@ def sort_standings(rows: list[StandingRow], key: str) -> list[StandingRow]:
     return sorted(rows, key=sort_key) if sort_key else rows
 
 
+# --- one meet --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SheetLine:
+    """One player's line of a game on a meet's sheet."""
+
+    seat: int
+    seat_name: str  # 東 南 西 北
+    member_id: int
+    name: str
+    score: int
+    place: int
+    total: Decimal
+    chombo: int
+    big_hands: tuple[str, ...]  # 満貫, 役満(国士無双), … in the order entered
+
+
+@dataclass(frozen=True)
+class SheetGame:
+    """One entered game of a meet: where it was played, its rule set, the deposits held and
+    its players' lines in seat order."""
+
+    game_id: int
+    round_no: int
+    table_no: int
+    rule_set_id: int
+    rule_set_name: str
+    deposits_held: int  # points left on the table (預かり)
+    deposits_p: Decimal  # what they take off the table's P total (0 or negative)
+    lines: tuple[SheetLine, ...]
+
+
+@dataclass(frozen=True)
+class SheetRound:
+    """The games entered in one round, by table."""
+
+    round_no: int
+    games: tuple[SheetGame, ...]
+
+
+@dataclass(frozen=True)
+class SheetCell:
+    """One table of one round of a meet's grid, with its game or None when not entered."""
+
+    table_no: int
+    game: SheetGame | None
+
+
+@dataclass(frozen=True)
+class GridRound:
+    round_no: int
+    cells: tuple[SheetCell, ...]
+
+
+@dataclass(frozen=True)
+class MeetSheet:
+    """What a meet's page and its sheet (例会成績表) show: the entered games round by round,
+    the grid they belong in, and the day's standings."""
+
+    rounds: tuple[SheetRound, ...]  # the entered games only
+    attending: int
+    tables: int  # every table entered, and at least one per rule-set table of those attending
+    round_count: int  # every round entered, and at least the club's ``Meet.ROUNDS``
+    day_rows: list[StandingRow]  # the day's standings (empty when not asked for)
+
+    @property
+    def grid(self) -> list[GridRound]:
+        """Every round × every table, the game where one was entered."""
+        games = {(g.round_no, g.table_no): g for r in self.rounds for g in r.games}
+        return [
+            GridRound(
+                round_no,
+                tuple(SheetCell(t, games.get((round_no, t))) for t in range(1, self.tables + 1)),
+            )
+            for round_no in range(1, self.round_count + 1)
+        ]
+
+    @property
+    def next_round(self) -> int:
+        return self.round_count + 1
+
+    @property
+    def place_columns(self) -> PlaceColumns:
+        return PlaceColumns.of(self.day_rows)
+
+
+def day_filters(meet: Meet) -> Filters:
+    """The filters of one meet's day: its date, its kind, its rule set's standings group."""
+    return Filters(
+        period=Period.between(meet.date, meet.date), kind=meet.kind, group=meet.rule_set.group
+    )
+
+
+def meet_sheet(meet: Meet, *, day_standings: bool = True) -> MeetSheet:
+    """One meet's games as plain rows, round by round and table by table (four queries), and
+    the day's standings (``compute_standings`` of ``day_filters``; left out with
+    ``day_standings=False``)."""
+    games = list(
+        Hanchan.objects.filter(meet=meet)
+        .select_related("rule_set")
+        .order_by("round_no", "table_no")
+    )
+    results = (
+        HanchanResult.objects.filter(hanchan__meet=meet)
+        .order_by("hanchan_id", "seat")
+        .values_list(
+            "pk",
+            "hanchan_id",
+            "seat",
+            "member_id",
+            "member__name",
+            "score",
+            "place",
+            "total_points",
+            "chombo",
+        )
+    )
+    hands: dict[int, list[str]] = defaultdict(list)
+    for hand in BigHand.objects.filter(result__hanchan__meet=meet).order_by("result_id", "pk"):
+        hands[hand.result_id].append(str(hand))
+    lines: dict[int, list[SheetLine]] = defaultdict(list)
+    for pk, game_id, seat, member_id, name, score, place, total, chombo in results:
+        lines[game_id].append(
+            SheetLine(
+                seat=seat,
+                seat_name=str(Seat(seat).label),
+                member_id=member_id,
+                name=name,
+                score=score,
+                place=place,
+                total=total,
+                chombo=chombo,
+                big_hands=tuple(hands.get(pk, ())),
+            )
+        )
+    rounds: dict[int, list[SheetGame]] = defaultdict(list)
+    for game in games:
+        rounds[game.round_no].append(
+            SheetGame(
+                game_id=game.pk,
+                round_no=game.round_no,
+                table_no=game.table_no,
+                rule_set_id=game.rule_set_id,
+                rule_set_name=game.rule_set.name,
+                deposits_held=game.deposits_held,
+                deposits_p=game.deposits_p,
+                lines=tuple(lines.get(game.pk, ())),
+            )
+        )
+    attending = meet.attendees.count()
+    per_table = meet.rule_set.players
+    return MeetSheet(
+        rounds=tuple(SheetRound(n, tuple(g)) for n, g in sorted(rounds.items())),
+        attending=attending,
+        tables=max([g.table_no for g in games] + [max(attending // per_table, 1)]),
+        round_count=max([g.round_no for g in games] + [Meet.ROUNDS]),
+        day_rows=compute_standings(day_filters(meet)) if day_standings else [],
+    )
+
+
 # --- one member ------------------------------------------------------------------------
 
 
@@ -581,12 +799,38 @@ class MemberRecord:
 
     @property
     def rounds(self) -> int:
-        """The most rounds of any meet in the record (at least 3, the club's custom)."""
-        return max([3, *(g.round_no for g in self.games)])
+        """The most rounds of any meet in the record (at least ``Meet.ROUNDS``, the club's
+        custom)."""
+        return max([Meet.ROUNDS, *(g.round_no for g in self.games)])
 
     @property
     def round_range(self) -> range:
         return range(1, self.rounds + 1)
+
+    @property
+    def places(self) -> tuple[int, int, int, int]:
+        """The member's 4-player games at 1st … 4th, counted from the games themselves (the
+        same as the summary's, which needs the club's standings)."""
+        counts = [0, 0, 0, 0]
+        for g in self.games:
+            if g.players != 3:
+                counts[g.place - 1] += 1
+        return (counts[0], counts[1], counts[2], counts[3])
+
+    @property
+    def places3(self) -> tuple[int, int, int]:
+        """The member's 3-player games at 1st … 3rd."""
+        counts = [0, 0, 0]
+        for g in self.games:
+            if g.players == 3:
+                counts[g.place - 1] += 1
+        return (counts[0], counts[1], counts[2])
+
+    @property
+    def place_columns(self) -> PlaceColumns:
+        """``PlaceColumns.of`` the member's own games."""
+        three = any(g.players == 3 for g in self.games)
+        return PlaceColumns(four=any(g.players != 3 for g in self.games) or not three, three=three)
 
 
 def _record_results(filters: Filters) -> QuerySet[HanchanResult]:
@@ -607,6 +851,13 @@ def member_record(
         standings = compute_standings(filters)
     summary = next((r for r in standings if r.member_id == member_id), None)
     return _record(summary, _record_results(filters).filter(member_id=member_id))
+
+
+def member_games(member_id: int, filters: Filters) -> MemberRecord:
+    """A member's own games in the period, with their running total, monthly table and place
+    counts, but no summary (``summary`` is None): what the member's charts draw, without the
+    club's standings that placing the member among the others takes (two queries)."""
+    return _record(None, _record_results(filters).filter(member_id=member_id))
 
 
 def member_records(filters: Filters, standings: list[StandingRow]) -> dict[int, MemberRecord]:

@@ -1,5 +1,5 @@
 from itertools import groupby
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
@@ -22,14 +22,8 @@ from scoring.forms import (
     initial_for_game,
 )
 from scoring.models import SEAT_NAMES, BigHand, Hanchan, HanchanResult, Meet, RuleSet
+from scoring.standings import meet_sheet
 from shirakaba.middleware import HtmxHttpRequest
-
-if TYPE_CHECKING:
-    from django_stubs_ext import WithAnnotations
-
-
-class Attending(TypedDict):
-    attending: int
 
 
 def games_with_results() -> Any:
@@ -96,28 +90,15 @@ def meet_edit(request: HttpRequest, pk: int) -> HttpResponse:
 @require_safe
 def meet_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """A grid of rounds (回戦) × tables (卓), each cell the game played there."""
-    # Annotated by hand: django-stubs loses the annotation through get_object_or_404.
-    meet: WithAnnotations[Meet, Attending] = get_object_or_404(
-        Meet.objects.select_related("rule_set").annotate(attending=Count("attendees")), pk=pk
-    )
-    games = {(g.round_no, g.table_no): g for g in games_with_results().filter(meet=meet)}
-    tables = max([t for _r, t in games] + [max(meet.attending // 4, 1)])
-    rounds = max([r for r, _t in games] + [3])
-    grid = [
-        {
-            "round": r,
-            "cells": [{"table": t, "game": games.get((r, t))} for t in range(1, tables + 1)],
-        }
-        for r in range(1, rounds + 1)
-    ]
+    meet = get_object_or_404(Meet.objects.select_related("rule_set"), pk=pk)
+    sheet = meet_sheet(meet, day_standings=False)
     return render(
         request,
         "scoring/meet_detail.html",
         {
             "meet": meet,
-            "grid": grid,
-            "tables": range(1, tables + 1),
-            "next_round": rounds + 1,
+            "sheet": sheet,
+            "grid": sheet.grid,
             "downloads": [(_("Meet sheet (PDF)"), reverse("scoring:meet-pdf", args=[meet.pk]))],
         },
     )

@@ -25,10 +25,12 @@ from scoring.reports.charts import cumulative_chart, places_chart
 from scoring.standings import (
     Filters,
     Period,
+    PeriodKind,
     PeriodOutOfRange,
     PlaceColumns,
     compute_standings,
     counts_wins,
+    member_games,
     member_record,
     sort_standings,
 )
@@ -94,9 +96,9 @@ def period_links(filters: Filters) -> list[dict[str, Any]]:
     day = filters.period.start or timezone.localdate()
     links = []
     for label, period in [
-        (_("Month"), Period.containing(day, "month")),
-        (_("Half-year"), Period.containing(day, "half")),
-        (_("Fiscal year"), Period.containing(day, "year")),
+        (_("Month"), Period.containing(day, PeriodKind.MONTH)),
+        (_("Half-year"), Period.containing(day, PeriodKind.HALF)),
+        (_("Fiscal year"), Period.containing(day, PeriodKind.FISCAL_YEAR)),
         (_("All time"), Period.all_time()),
     ]:
         links.append(
@@ -231,26 +233,27 @@ def member_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_safe
 def member_chart(request: HttpRequest, pk: int, chart: str) -> HttpResponse:
-    """The member's charts as SVG images (cumulative P, places)."""
+    """The member's charts as SVG images (cumulative P, places), for the filters of the page
+    that shows them (its query string). Each draws the member's own games only: the club's
+    standings, which the page computed, are not computed again here."""
     member = get_object_or_404(Member, pk=pk)
     filters = filters_from(request)
-    record = member_record(member.pk, filters)
+    record = member_games(member.pk, filters)
     if chart == "cumulative":
         labels: list[str] = [f"{g.date:%-m/%-d}" for g in record.games]
         svg = cumulative_chart(
             labels, [g.cumulative for g in record.games], _("Cumulative P"), _("P")
         )
     else:
-        summary = record.summary
         labels = []
         counts: list[int] = []
-        columns = PlaceColumns.of([summary] if summary else [])
+        columns = record.place_columns
         if columns.four:
             labels += [_("1st"), _("2nd"), _("3rd"), _("4th")]
-            counts += list(summary.places) if summary else [0, 0, 0, 0]
+            counts += list(record.places)
         if columns.three:
             labels += [_("3-player 1st"), _("3-player 2nd"), _("3-player 3rd")]
-            counts += list(summary.places3) if summary else [0, 0, 0]
+            counts += list(record.places3)
         svg = places_chart(labels, counts, _("Games at each place"))
     response = HttpResponse(svg, content_type="image/svg+xml")
     response["Cache-Control"] = "private, max-age=300"

@@ -9,7 +9,6 @@ pages are laid out in parallel (``weasy.write_parallel``) when it has many membe
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -18,18 +17,20 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring.models import Hanchan, Meet
+from scoring.models import Meet
 from scoring.reports import weasy
 from scoring.reports.charts import cumulative_chart
 from scoring.standings import (
     Filters,
     MemberRecord,
     Period,
+    PeriodKind,
     PlaceColumns,
     StandingRow,
     big_hand_list,
     compute_standings,
     counts_wins,
+    meet_sheet,
     member_record,
     member_records,
 )
@@ -124,30 +125,38 @@ def _standings_pdf(context: dict[str, Any], with_members: bool) -> bytes:
     return pdf
 
 
-def render_standings_pdf(
-    filters: Filters, *, with_members: bool | None = None
-) -> tuple[str, str, bytes]:
-    """月間成績表 for a month; 半期成績表 (with a page per member) for a half-year or longer."""
-    period = filters.period
-    monthly = bool(
+def is_monthly(period: Period) -> bool:
+    """A period within one calendar month (a month, or a range inside one) has the monthly
+    report: no member pages."""
+    return bool(
         period.start
         and period.end
         and period.start.month == period.end.month
         and period.start.year == period.end.year
     )
+
+
+def standings_title(period: Period) -> str:
+    """月間成績表, 半期成績表, 年間成績表, or 成績表 for any other span."""
+    if is_monthly(period):
+        return _("Monthly standings")
+    if period.kind is PeriodKind.HALF:
+        return _("Half-year standings")
+    if period.kind is PeriodKind.FISCAL_YEAR:
+        return _("Annual standings")
+    return _("Standings")
+
+
+def render_standings_pdf(
+    filters: Filters, *, with_members: bool | None = None
+) -> tuple[str, str, bytes]:
+    """月間成績表 for a month; 半期成績表 (with a page per member) for a half-year or longer."""
+    monthly = is_monthly(filters.period)
     if with_members is None:
         with_members = not monthly
     rows = compute_standings(filters)
-    if monthly:
-        title = _("Monthly standings")
-    elif re.fullmatch(r"\d{4}-H[12]", period.key):
-        title = _("Half-year standings")
-    elif period.key.startswith("FY"):
-        title = _("Annual standings")
-    else:
-        title = _("Standings")
     context = {
-        "title": title,
+        "title": standings_title(filters.period),
         "filters": filters,
         "period_label": filters.heading,
         "rows": rows,
@@ -189,27 +198,14 @@ def render_member_pdf(member_id: int, filters: Filters) -> tuple[str, str, bytes
 
 
 def render_meet_pdf(meet: Meet) -> tuple[str, str, bytes]:
-    """例会成績表: every table and round of one meet, ready to post on the wall."""
-    games = (
-        Hanchan.objects.filter(meet=meet)
-        .select_related("rule_set")
-        .prefetch_related("results__member", "results__big_hands")
-        .order_by("round_no", "table_no")
-    )
-    rounds: dict[int, list[Hanchan]] = {}
-    for game in games:
-        rounds.setdefault(game.round_no, []).append(game)
-    day_filters = Filters(
-        period=Period.between(meet.date, meet.date), kind=meet.kind, group=meet.rule_set.group
-    )
-    day_rows = compute_standings(day_filters)
+    """例会成績表: every entered game of one meet, round by round, and the day's standings,
+    ready to post on the wall."""
+    sheet = meet_sheet(meet)
     context = {
         "title": _("Meet sheet"),
         "meet": meet,
         "period_label": f"{meet_date(meet.date)} {meet.get_kind_display()}",
-        "rounds": sorted(rounds.items()),
-        "day_rows": day_rows,
-        "place_columns": PlaceColumns.of(day_rows),
+        "sheet": sheet,
     }
     return (
         f"shirakaba-meet-{meet.date:%Y-%m-%d}-{meet.kind}.pdf",

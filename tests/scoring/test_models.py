@@ -8,12 +8,14 @@ from django.db import IntegrityError, transaction
 
 from scoring import rules
 from scoring.models import (
+    SEAT_NAMES,
     BigHand,
     Hanchan,
     HanchanResult,
     HandLevel,
     PlayerEntry,
     RuleSet,
+    Seat,
 )
 from tests.conftest import worked_table
 
@@ -208,3 +210,8 @@ def test_history_records_each_result_row(meet, club_rule, four_members):
     assert game.history.count() == 2
     assert HanchanResult.history.filter(history_type="-").count() == 4
     assert HanchanResult.history.filter(history_type="+").count() == 8
+
+
+def test_the_seat_names_are_the_seat_labels():
+    labels = tuple(Seat(n).label for n in range(len(Seat)))
+    assert labels == SEAT_NAMES == ("東", "南", "西", "北")

@@ -12,7 +12,12 @@ from members.models import Member
 from scoring.imports import import_results
 from scoring.models import Hanchan, Meet
 from scoring.reports.games_csv import render_games_csv
-from scoring.reports.pdf import render_meet_pdf, render_member_pdf, render_standings_pdf
+from scoring.reports.pdf import (
+    render_meet_pdf,
+    render_member_pdf,
+    render_standings_pdf,
+    standings_title,
+)
 from scoring.reports.xlsx import STANDINGS_HEADER, render_standings_xlsx
 from scoring.standings import Filters, Period, compute_standings
 from scoring.templatetags.scoring_tags import signed_p
@@ -159,6 +164,21 @@ def test_the_monthly_pdf_has_no_member_pages(club):
     _, _, data = render_standings_pdf(Filters(period=Period.parse("2025-10")))
     text = pdf_text(data)
     assert "月間成績表" in text and "2025年10月" in text and "日別成績表" not in text
+
+
+@pytest.mark.parametrize(
+    ("text", "title"),
+    [
+        ("2025-10", "月間成績表"),
+        ("2025-10-01..2025-10-31", "月間成績表"),  # a range within one month
+        ("2025-H2", "半期成績表"),
+        ("FY2025", "年間成績表"),
+        ("2025-10-01..2026-03-31", "成績表"),  # the days of a half, but written as a range
+        ("all", "成績表"),
+    ],
+)
+def test_the_standings_pdf_is_titled_by_the_kind_of_its_period(text, title):
+    assert standings_title(Period.parse(text)) == title
 
 
 @pytest.mark.slow

@@ -30,7 +30,17 @@ import pytest
 
 from members.models import Member
 from scoring.models import Hanchan, Meet, PlayerEntry, RuleSet
-from scoring.standings import Filters, Period, compute_standings, member_record, sort_standings
+from scoring.standings import (
+    Filters,
+    Period,
+    PeriodKind,
+    PlaceColumns,
+    compute_standings,
+    meet_sheet,
+    member_games,
+    member_record,
+    sort_standings,
+)
 
 pytestmark = pytest.mark.django_db
 D = Decimal
@@ -275,6 +285,133 @@ def test_period_steps_and_labels():
     assert Period.containing(date(2026, 3, 31)) == Period.parse("2025-H2")
     assert Period.parse("2025-H1").label == "2025年度 上期（4月〜9月）"
     assert Period.parse("2025-04").label == "2025年4月"
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "label", "previous", "following"),
+    [
+        ("2025-04", PeriodKind.MONTH, "2025年4月", "2025-03", "2025-05"),
+        ("2025-H1", PeriodKind.HALF, "2025年度 上期（4月〜9月）", "2024-H2", "2025-H2"),
+        ("2025-H2", PeriodKind.HALF, "2025年度 下期（10月〜3月）", "2025-H1", "2026-H1"),
+        ("FY2025", PeriodKind.FISCAL_YEAR, "2025年度", "FY2024", "FY2026"),
+        ("2025-05-01..2025-06-15", PeriodKind.RANGE, None, None, None),
+        ("..2025-06-15", PeriodKind.RANGE, None, None, None),
+        ("all", PeriodKind.ALL, "全期間", None, None),
+    ],
+)
+def test_a_period_knows_its_kind(text, kind, label, previous, following):
+    """Parsed once, a period keeps its kind; its label and its steps come from the kind."""
+    period = Period.parse(text)
+    assert period.kind is kind
+    assert period.key == text
+    if label is not None:
+        assert period.label == label
+    assert (period.previous().key if period.previous() else None) == previous
+    assert (period.next().key if period.next() else None) == following
+
+
+def test_the_constructors_set_the_kind():
+    assert Period.month(2025, 4).kind is PeriodKind.MONTH
+    assert Period.half(2025, 2).kind is PeriodKind.HALF
+    assert Period.fiscal_year(2025).kind is PeriodKind.FISCAL_YEAR
+    assert Period.between(date(2025, 4, 1), None).kind is PeriodKind.RANGE
+    assert Period.all_time().kind is PeriodKind.ALL
+    day = date(2025, 10, 9)
+    assert Period.containing(day, PeriodKind.MONTH) == Period.parse("2025-10")
+    assert Period.containing(day, PeriodKind.FISCAL_YEAR) == Period.parse("FY2025")
+    assert Period.containing(day, "year") == Period.parse("FY2025")  # the kind's value
+    assert Period.containing(day) == Period.parse("2025-H2")
+
+
+def test_a_range_over_exactly_a_half_year_is_still_a_range():
+    """A range is not read again for the half or the month it happens to cover: its kind
+    stays, and so do its key, label and (no) steps."""
+    period = Period.parse("2025-04-01..2025-09-30")
+    assert period.kind is PeriodKind.RANGE
+    assert period.label == "2025-04-01 〜 2025-09-30"
+    assert (period.previous(), period.next()) == (None, None)
+    assert period != Period.parse("2025-H1")
+
+
+def test_the_steps_stop_at_the_ends_of_the_range_of_periods():
+    assert Period.parse("1990-01").previous() is None
+    assert Period.parse("FY1990").previous() is None
+    assert Period.parse("2099-H2").next() is None  # 2100-H1 starts past March 2100
+    assert Period.parse("FY2099").next() is None
+
+
+def test_a_meets_sheet_worked_on_paper(season, django_assert_num_queries):
+    """2025-10-01: round 1 (青木 chombo 1) and round 2 (青木 満貫 and 役満(国士無双)) at table
+    1; five attending make one table of four, and the grid has the club's three rounds."""
+    meet = Meet.objects.select_related("rule_set").get(date=date(2025, 10, 1), kind="wed")
+    with django_assert_num_queries(4):  # games, their lines, big hands, attendance
+        sheet = meet_sheet(meet, day_standings=False)
+    assert sheet.day_rows == []
+    assert (sheet.attending, sheet.tables, sheet.round_count, sheet.next_round) == (5, 1, 3, 4)
+    assert [r.round_no for r in sheet.rounds] == [1, 2]
+    first, second = (r.games[0] for r in sheet.rounds)
+    assert (first.round_no, first.table_no, first.deposits_held, first.deposits_p) == (
+        1,
+        1,
+        0,
+        D("0.0"),
+    )
+    assert first.rule_set_id == meet.rule_set_id
+    assert [(x.seat_name, x.name, x.score, x.place, x.total, x.chombo) for x in first.lines] == [
+        ("東", "青木", 20_000, 4, D("-50.0"), 1),
+        ("南", "井上", 30_000, 2, D("0.0"), 0),
+        ("西", "上田", 30_000, 2, D("0.0"), 0),
+        ("北", "小野", 40_000, 1, D("40.0"), 0),
+    ]
+    assert [(x.name, x.total, x.big_hands) for x in second.lines] == [
+        ("青木", D("50.0"), ("満貫", "役満(国士無双)")),
+        ("上田", D("10.0"), ()),
+        ("江藤", D("-15.0"), ()),
+        ("小野", D("-45.0"), ()),
+    ]
+    grid = sheet.grid
+    assert [(g.round_no, [(c.table_no, c.game) for c in g.cells]) for g in grid] == [
+        (1, [(1, first)]),
+        (2, [(1, second)]),
+        (3, [(1, None)]),
+    ]
+
+
+def test_a_meets_sheet_has_the_days_standings(season):
+    meet = Meet.objects.get(date=date(2025, 10, 1), kind="wed")
+    sheet = meet_sheet(meet)
+    assert table(sheet.day_rows) == [
+        (1, "上田", 2, D("10.0")),
+        (2, "青木", 2, D("0.0")),
+        (2, "井上", 1, D("0.0")),
+        (4, "小野", 2, D("-5.0")),
+        (5, "江藤", 1, D("-15.0")),
+    ]
+    assert sheet.place_columns == PlaceColumns(four=True, three=False)
+
+
+def test_a_members_own_games_give_the_place_counts_of_the_standings(season):
+    """What a member's charts draw (``member_games``: their games only) matches their line of
+    the club's standings, 3-player games kept apart."""
+    three = RuleSet.objects.get(name="白樺会 三人打ち")
+    a, b, c = season["A"], season["B"], season["C"]
+    season["play"](date(2025, 11, 5), "wed", 1, [(a, 40_000), (b, 30_000), (c, 20_000)], rule=three)
+    season["play"](date(2025, 11, 5), "wed", 2, [(b, 40_000), (a, 30_000), (c, 20_000)], rule=three)
+    for filters in (Filters(period=Period.parse("2025-H2")), Filters(), Filters(kind="sat")):
+        standings = {r.member_id: r for r in compute_standings(filters)}
+        for member in Member.objects.all():
+            own = member_games(member.pk, filters)
+            full = member_record(member.pk, filters)
+            assert own.summary is None
+            assert own.games == full.games
+            row = standings.get(member.pk)
+            assert own.places == (row.places if row else (0, 0, 0, 0))
+            assert own.places3 == (row.places3 if row else (0, 0, 0))
+            assert own.place_columns == PlaceColumns.of([row] if row else [])
+    h2 = member_games(a.pk, Filters(period=Period.parse("2025-H2")))
+    # 青木 on 10/1: 4th (20,000) and 1st (50,000); on 11/5 at three: 1st and 2nd.
+    assert (h2.places, h2.places3) == ((1, 0, 0, 1), (1, 1, 0))
+    assert h2.place_columns == PlaceColumns(four=True, three=True)
 
 
 def test_moving_a_meet_moves_its_games_between_periods(season):

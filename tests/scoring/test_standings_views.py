@@ -170,6 +170,34 @@ def test_query_counts_do_not_grow_with_the_club(
         assert member_client.get("/").status_code == 200
 
 
+@pytest.mark.parametrize(("members", "meets"), [(4, 1), (16, 4)])
+def test_the_meet_page_query_count_does_not_grow_with_its_games(
+    member_client, club_rule, django_assert_max_num_queries, members, meets
+):
+    """The meet page lays out ``meet_sheet``: the meet, its games, their lines, the big hands
+    and the attendance (five), whatever the number of tables; and the session, the user and
+    the organizer check."""
+    make_club(club_rule, members=members, meets=meets)
+    meet = Meet.objects.order_by("-date").first()
+    with django_assert_max_num_queries(11):
+        assert member_client.get(f"/meets/{meet.pk}/").status_code == 200
+
+
+@pytest.mark.parametrize(("members", "meets"), [(4, 1), (16, 4)])
+@pytest.mark.parametrize("chart", ["cumulative", "places"])
+def test_a_members_chart_reads_only_their_own_games(
+    member_client, club_rule, django_assert_max_num_queries, members, meets, chart
+):
+    """A chart draws the member's own games (their results and big hands: two queries) for
+    the filters in its URL (the standings group and its rule sets: two), never the club's
+    standings; and the session, the user, the user's club roles and the member, as above."""
+    people = make_club(club_rule, members=members, meets=meets)
+    url = f"/members/{people[0].pk}/chart/{chart}.svg?period=2025-H2"
+    with django_assert_max_num_queries(11) as captured:
+        assert member_client.get(url).status_code == 200
+    assert not any("GROUP BY" in q["sql"] for q in captured.captured_queries)
+
+
 def test_the_member_list_links_to_each_members_page(client: Client, bob, club_rule):
     client.force_login(bob)
     people = make_club(club_rule, members=4, meets=1)

@@ -6,7 +6,8 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from scoring.models import BigHand, Hanchan, HanchanResult, Meet
+from members.models import Member
+from scoring.models import BigHand, Hanchan, HanchanResult, Meet, RuleSet
 
 pytestmark = pytest.mark.django_db
 D = Decimal
@@ -138,6 +139,21 @@ class TestMeets:
         assert "1回戦" in html and "3回戦" in html
         assert "+22.6" not in html and "+32.6" in html  # no chombo in this fixture
         assert f"/meets/{meet.pk}/games/new/?table=1&amp;round=2" in html
+
+    def test_the_grid_has_a_table_per_players_of_the_rule_set(
+        self, organizer_client, club_rule, members
+    ):
+        """Nine attending: two tables of four under a 4-player rule set, three tables of three
+        under a 3-player one; the club's three rounds (Meet.ROUNDS) either way."""
+        three = RuleSet.objects.filter(players=3).first()
+        for day, rule_set, tables in [("2025-04-09", club_rule, 2), ("2025-04-16", three, 3)]:
+            meet = Meet.objects.create(date=day, kind="wed", rule_set=rule_set)
+            meet.attendees.set([*members, Member.objects.create(name=f"九人目{day}")][:9])
+            html = organizer_client.get(f"/meets/{meet.pk}/").content.decode()
+            assert html.count('class="card game empty"') == tables * Meet.ROUNDS, rule_set
+            assert f"?table={tables}&amp;round={Meet.ROUNDS}" in html
+            assert f"?table={tables + 1}&amp;" not in html
+            assert f"round={Meet.ROUNDS + 1}&amp;table=1" in html  # another round
 
     def test_finalise_then_reopen_with_a_reason(
         self, organizer_client, meet, recorded_game, club_rule
