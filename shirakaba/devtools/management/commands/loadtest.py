@@ -260,10 +260,14 @@ class Command(BaseCommand):
     ) -> None:
         rng = random.Random(99)
         n = 0
+        per_round = len(names) // 4  # a player sits at one table per round
+        deck: list[str] = []
         while time.perf_counter() < deadline:
-            table, round_no = n % 40 + 1, n // 40 + 1
+            table, round_no = n % per_round + 1, n // per_round + 1
             n += 1
-            players = rng.sample(names, 4)
+            if table == 1:
+                deck = rng.sample(names, len(names))  # this round's seating
+            players = deck[4 * (table - 1) : 4 * table]
             first = [rng.randrange(50, 560) * 100 for _ in range(3)]
             scores = [*first, 120_000 - sum(first)]
             form = {
