@@ -2,9 +2,10 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth import authenticate
-from django.contrib.auth.forms import PasswordChangeForm
+from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.debug import sensitive_variables
 
 from members.models import Member
@@ -16,6 +17,22 @@ class MemberForm(forms.ModelForm):  # type: ignore[type-arg]
         model = Member
         fields = ["name", "furigana", "is_active", "is_guest", "joined_on", "note"]
         widgets = {"joined_on": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
+
+
+class SignInForm(AuthenticationForm):
+    """Django's sign-in form in the club's words: ログイン名, not ユーザー名 or フィールド."""
+
+    error_messages = {
+        **AuthenticationForm.error_messages,
+        "invalid_login": _(
+            "The login name or the password is not right. Both tell capital and small letters "
+            "apart."
+        ),
+    }
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["username"].label = _("Login name")
 
 
 class CountedPasswordChangeForm(PasswordChangeForm):

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from members import locks
-from members.forms import CountedPasswordChangeForm, MemberForm
+from members.forms import CountedPasswordChangeForm, MemberForm, SignInForm
 from members.models import Member
 from members.roles import organizer_required
 
@@ -49,6 +49,7 @@ class SignInView(auth_views.LoginView):
     """Django's sign-in page; after a failed try it says how many tries are left."""
 
     redirect_authenticated_user = True
+    authentication_form = SignInForm
 
     def form_invalid(self, form: Form) -> HttpResponse:
         context = self.get_context_data(form=form)

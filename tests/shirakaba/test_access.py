@@ -53,7 +53,7 @@ def test_sign_in_and_sign_out(client, bob):
 def test_a_wrong_password_is_refused_in_japanese(client, bob):
     response = client.post("/login/", {"username": "bob", "password": "wrong"})
     assert response.status_code == 200
-    assert "正しいユーザー名とパスワードを入力してください" in response.content.decode()
+    assert "ログイン名またはパスワードが違います" in response.content.decode()
 
 
 @pytest.mark.parametrize("path", ["/members/new/", "/admin/"])
@@ -210,3 +210,10 @@ def test_charlie_still_reaches_his_own_account(outsider_client):
     assert outsider_client.post("/i18n/setlang/", {"language": "en"}).status_code == 302
     assert outsider_client.get("/").status_code == 403
     assert outsider_client.post("/logout/").status_code == 302
+
+
+def test_a_wrong_password_is_told_in_the_clubs_words(client, bob):
+    """ログイン名, never ユーザー名 or フィールド (Django's own message says both)."""
+    html = client.post("/login/", {"username": "bob", "password": "wrong"}).content.decode()
+    assert "ログイン名またはパスワードが違います。" in html
+    assert "ユーザー名" not in html and "フィールド" not in html
