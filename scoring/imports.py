@@ -50,6 +50,7 @@ from scoring.models import (
     parse_score,
 )
 from scoring.sheets import MAX_ROWS, read_sheet
+from scoring.templatetags.scoring_tags import meet_date
 
 COLUMNS = {
     "date": ("日付", "date"),
@@ -135,7 +136,7 @@ class PlannedGame:
     @property
     def label(self) -> str:
         return _("%(date)s %(kind)s round %(round)s table %(table)s") % {
-            "date": self.day.isoformat(),
+            "date": meet_date(self.day),
             "kind": KIND_LABELS[MeetKind(self.kind)],
             "round": self.round_no,
             "table": self.table_no,

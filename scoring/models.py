@@ -509,7 +509,9 @@ class Meet(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.date:%Y-%m-%d} {self.get_kind_display()}"
+        from scoring.templatetags.scoring_tags import meet_date  # the one date format
+
+        return f"{meet_date(self.date)} {self.get_kind_display()}"
 
     FROZEN_FIELDS = ("date", "kind", "rule_set_id", "note")
     """What a finalised meet keeps as it is (its games and attendance too) until reopened."""

@@ -25,7 +25,7 @@ def test_upload_preview_then_confirm(organizer_client, members):
     response = upload(organizer_client, csv_bytes())
     html = response.content.decode()
     assert response.status_code == 200
-    assert "2025年4月9日（水） 水曜会" in html and "2025-04-09 水曜会 1回戦 2卓" in html
+    assert "2025年4月9日（水） 水曜会" in html and "2025年4月9日（水） 水曜会 1回戦 2卓" in html
     assert not Hanchan.objects.exists()  # nothing until confirmed
     token = response.context["token"]
     response = organizer_client.post("/import/confirm/", {"token": token})

@@ -376,3 +376,13 @@ class TestGameEntry:
             HanchanResult.history.filter(history_type="-", history_user__username="alice").count()
             == 4
         )
+
+
+def test_messages_write_dates_the_japanese_way(organizer_client, club_rule):
+    response = organizer_client.post(
+        "/meets/new/",
+        {"date": "2025-04-12", "kind": "sat", "rule_set": club_rule.pk},
+        follow=True,
+    )
+    html = response.content.decode()
+    assert "2025年4月12日（土） 土曜会" in html and "2025-04-12" not in html
