@@ -129,7 +129,10 @@ def test_the_same_file_twice_is_refused_and_names_the_games(members):
     assert not plan.ok
     message = str(plan.errors[0])
     assert "すでに成績表にあります" in message
-    assert "2025年4月9日（水） 水曜会 1回戦 1卓" in message and "2025年4月9日（水） 水曜会 1回戦 2卓" in message
+    assert (
+        "2025年4月9日（水） 水曜会 1回戦 1卓" in message
+        and "2025年4月9日（水） 水曜会 1回戦 2卓" in message
+    )
     assert state() == before
 
 
