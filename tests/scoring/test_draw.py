@@ -201,3 +201,14 @@ def test_forty_players_no_repeats_with_history() -> None:
     assert draw.score == check_score
     assert draw.score.repeats == 0
     assert draw.score.extra_short == 0
+
+
+@pytest.mark.parametrize(
+    ("players", "mode"),
+    [(n, Mode.SIT_OUT) for n in range(4, 15)]
+    + [(n, Mode.THREE_PLAYER_TABLES) for n in (3, 4, 5, 6, 7, 8, 10, 11, 12)],
+)
+def test_attendances_without_a_zero_repeat_draw(players: int, mode: Mode) -> None:
+    # The module docstring's pigeonhole arguments: these cannot reach zero, so neither can the
+    # draw (a consistency check of the claim, not a proof).
+    assert draw_tables(list(range(players)), mode=mode).score.repeats > 0
