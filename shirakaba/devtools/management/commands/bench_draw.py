@@ -6,8 +6,9 @@ Each measured meet is compared with a random draw of the same layout against the
 history. Columns: the mean repeats within the meet (sum over pairs of C(meetings, 2)) of the
 draw and of random draws, the lower bound (proven: 12 for 8 players and 9 for 12 players at
 tables of four, see tests/scoring/test_draw.py; 0 where the draw reached it; ``?``
-otherwise), the mean pair meetings with pairs that met at the previous 4 meets (draw,
-random), and the draw's mean and worst time.
+otherwise), the mean pair meetings with pairs of the previous meet and the mean weighted
+history score (4, 3, 2, 1 per meeting with a pair of the previous 1st..4th meet), each for
+the draw and for random draws, and the draw's mean and worst time.
 """
 
 from __future__ import annotations
@@ -84,7 +85,8 @@ class Command(BaseCommand):
         self.stdout.write(f"mode {mode.value}, {rounds} rounds, {options['seeds']} meets each")
         self.stdout.write(
             f"{'players':>7} {'tables':>14} {'rep draw':>8} {'random':>7} {'bound':>5} "
-            f"{'prev4 draw':>10} {'random':>7} {'ms mean':>7} {'ms max':>7}"
+            f"{'prev1 draw':>10} {'random':>7} {'hist draw':>9} {'random':>7} "
+            f"{'ms mean':>7} {'ms max':>7}"
         )
         for n in range(options["min"], options["max"] + 1, options["step"]):
             players = list(range(n))
@@ -93,24 +95,29 @@ class Command(BaseCommand):
             rng = random.Random(n)
             past: list[tuple[Round[int], ...]] = []
             rep, rep_rnd, prev, prev_rnd, times = [], [], [], [], []
+            hist, hist_rnd = [], []
             for meet in range(4 + options["seeds"]):
                 history = history_from(past)
                 start = time.perf_counter()
                 draw = draw_tables(players, rounds=rounds, seed=meet, history=history, mode=mode)
                 elapsed = time.perf_counter() - start
                 if meet >= 4:
-                    old = set(history.pairs)
+                    old = set(history_from(past[:1]).pairs)
                     other = random_draw(players, mode, rounds, rng)
                     rep.append(draw.score.repeats)
                     rep_rnd.append(meet_score(other).repeats)
                     prev.append(met_before(draw.rounds, old))
                     prev_rnd.append(met_before(other, old))
                     times.append(elapsed * 1000)
+                    hist.append(draw.score.history)
+                    hist_rnd.append(meet_score(other, history).history)
                 past.insert(0, draw.rounds)
                 del past[4:]
             bound = PROVEN.get((n, mode), 0 if min(rep) == 0 else None)
             self.stdout.write(
                 f"{n:>7} {layout:>14} {statistics.mean(rep):>8.2f} {statistics.mean(rep_rnd):>7.2f} "
                 f"{'?' if bound is None else bound:>5} {statistics.mean(prev):>10.1f} "
-                f"{statistics.mean(prev_rnd):>7.1f} {statistics.mean(times):>7.1f} {max(times):>7.1f}"
+                f"{statistics.mean(prev_rnd):>7.1f} {statistics.mean(hist):>9.1f} "
+                f"{statistics.mean(hist_rnd):>7.1f} "
+                f"{statistics.mean(times):>7.1f} {max(times):>7.1f}"
             )
