@@ -1,0 +1,349 @@
+"""Pure table draw (卓組み) of a meet: who sits at which table in each round.
+
+No Django import lives here, and no float in the score: every component is an integer, and
+the same (players, rounds, seed, history, mode, effort) give the same draw on the same Python.
+
+What the code follows:
+
+- Table layout. ``THREE_PLAYER_TABLES``: as many tables of four as possible, the rest at
+  tables of three (13 → 4+3+3+3, 14 → 4+4+3+3, 15 → 4+4+4+3, 9 → 3+3+3, 6 → 3+3). Below six
+  players: 5 → one table of four and one player sits out, 4 → one table of four, 3 → one
+  table of three; fewer than 3 is refused. ``SIT_OUT`` (抜け番): tables of four only, the
+  remaining 1–3 players sit out; fewer than 4 is refused. The layout is the same in every
+  round; players are reshuffled every round.
+- A *short seat* is a seat at a three-player table or a sit-out. Both count alike for
+  fairness.
+- The draw minimises, lexicographically:
+
+  1. ``repeats``: repeated meetings within the meet, the sum over pairs of C(c, 2) where c is
+     the number of rounds the pair shares a table: a pair meeting twice counts 1, three times
+     3 (the number of pairs of rounds it meets in). Without a triple meeting this is the number
+     of pairs who meet more than once; the convex count spreads repeats rather than piling
+     them on one pair.
+  2. ``extra_short``: the sum over players of C(k, 2), k their short seats this meet: nobody
+     gets two short seats in one meet if avoidable, and where some must (13 players at
+     4+3+3+3 take 27 short seats), they are spread as evenly as possible.
+  3. ``recent_short``: for each short seat, the player's recent short-seat weight
+     (``History.short``): those who had them recently get them less.
+  4. ``history``: for each meeting at a table, the pair's recent weight (``History.pairs``).
+
+  The brief put recent pairs (4) before fairness (2, 3). That order is deliberately not
+  followed: a sit-out removes its player's pairs from the tables, so with pairs first the
+  player with the most recent pairs (a regular) would sit out every round of every meet.
+  With fairness first, who takes the short seats is decided by fairness, and among those
+  draws the recent pairs are avoided.
+- Search: a seeded local search over the whole meet jointly. A move swaps two players of one
+  round between two groups (tables or the sit-out group); its change of score is computed
+  from the pairs it touches. Moves that do not worsen the score are taken (plateau walks),
+  a worsening one now and then (a fixed small probability), and the best draw seen is kept.
+  Several restarts from seeded random seatings; the search stops early at a zero score.
+
+Which attendances can reach zero repeats within 3 rounds (checked in tests/scoring/test_draw.py):
+a table of k players in round 2 or 3 must take its k players from k different groups of
+round 1 (a sit-out player is a group of one), else two of them met in round 1.
+
+- ``SIT_OUT``: 4–11 players cannot (one to two tables of four: a round-2 table draws four
+  players from at most 2 tables + 3 sit-outs, and two tables need eight). 12 cannot (three
+  tables: four players from three tables, pigeonhole). 13 and 14 cannot (three tables of four
+  in round 2 each need a round-1 sit-out, and there are only one or two). 15 and 16 or more
+  can (16 = the 4 × 4 grid: rows, columns, one diagonal class of the affine plane of order 4;
+  20, 24, 28, … by search; the social golfer problem g-4-3 is solvable for every g ≥ 4).
+- ``THREE_PLAYER_TABLES``: 3, 4 and 5 cannot (one table meets itself every round); 6, 7, 8
+  cannot (two tables), 10, 11, 12 cannot (a table of four
+  needs four round-1 tables, there are three); 9 (3+3+3) can (the affine plane of order 3:
+  rows, columns, diagonals); 13 or more (four tables or more) can.
+
+The fewest repeats where zero is impossible, found by exhaustive search (tests): 8 players
+(two tables of four) need 12, 12 players (three tables of four) need 9.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+DEFAULT_ROUNDS = 3
+RECENCY_WEIGHTS = (4, 3, 2, 1)
+"""Weights of the previous meets, most recent first (the previous meet weighs most)."""
+
+
+class Mode(StrEnum):
+    THREE_PLAYER_TABLES = "three_player_tables"  # the rest play at tables of three
+    SIT_OUT = "sit_out"  # 抜け番: tables of four only, the rest sit out
+
+
+@dataclass(frozen=True)
+class History[P: Hashable]:
+    """What recent meets left: a weight per pair who met, a weight per player's short seats."""
+
+    pairs: Mapping[frozenset[P], int] = field(default_factory=dict)
+    short: Mapping[P, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Round[P: Hashable]:
+    """One round: the tables (unordered players; seats are drawn at the table) and sit-outs."""
+
+    tables: tuple[tuple[P, ...], ...]
+    sitting_out: tuple[P, ...] = ()
+
+
+@dataclass(frozen=True, order=True)
+class Score:
+    """The components the draw minimises, in their order of priority."""
+
+    repeats: int
+    extra_short: int
+    recent_short: int
+    history: int
+
+
+@dataclass(frozen=True)
+class Draw[P: Hashable]:
+    rounds: tuple[Round[P], ...]
+    score: Score
+
+
+def table_sizes(players: int, mode: Mode) -> tuple[tuple[int, ...], int]:
+    """The table sizes (fours first) and the number of sit-outs for an attendance."""
+    if mode is Mode.SIT_OUT:
+        if players < 4:
+            raise ValueError(f"{players} players cannot fill a table of four")
+        return (4,) * (players // 4), players % 4
+    if players < 3:
+        raise ValueError(f"{players} players cannot fill a table")
+    if players == 5:
+        return (4,), 1
+    threes = (-players) % 4
+    return (4,) * ((players - 3 * threes) // 4) + (3,) * threes, 0
+
+
+def history_from[P: Hashable](
+    past: Sequence[Sequence[Round[P]]], weights: Sequence[int] = RECENCY_WEIGHTS
+) -> History[P]:
+    """The history of past meets (most recent first): each meet weighs its recency weight per
+    meeting of a pair and per short seat; meets beyond ``weights`` are forgotten."""
+    pairs: dict[frozenset[P], int] = {}
+    short: dict[P, int] = {}
+    for meet, weight in zip(past, weights, strict=False):
+        for rnd in meet:
+            for table in rnd.tables:
+                for i, a in enumerate(table):
+                    for b in table[i + 1 :]:
+                        key = frozenset((a, b))
+                        pairs[key] = pairs.get(key, 0) + weight
+                if len(table) == 3:
+                    for a in table:
+                        short[a] = short.get(a, 0) + weight
+            for a in rnd.sitting_out:
+                short[a] = short.get(a, 0) + weight
+    return History(pairs, short)
+
+
+def meet_score[P: Hashable](rounds: Sequence[Round[P]], history: History[P] | None = None) -> Score:
+    """The score of given rounds (for draws made elsewhere, e.g. by hand or at random)."""
+    history = history or History()
+    met: dict[frozenset[P], int] = {}
+    shorts: dict[P, int] = {}
+    hist = recent = 0
+    for rnd in rounds:
+        for table in rnd.tables:
+            for i, a in enumerate(table):
+                for b in table[i + 1 :]:
+                    key = frozenset((a, b))
+                    met[key] = met.get(key, 0) + 1
+                    hist += history.pairs.get(key, 0)
+        short_players = [p for t in rnd.tables if len(t) == 3 for p in t] + list(rnd.sitting_out)
+        for p in short_players:
+            shorts[p] = shorts.get(p, 0) + 1
+            recent += history.short.get(p, 0)
+    return Score(
+        repeats=sum(c * (c - 1) // 2 for c in met.values()),
+        extra_short=sum(c * (c - 1) // 2 for c in shorts.values()),
+        recent_short=recent,
+        history=hist,
+    )
+
+
+def draw_tables[P: Hashable](
+    players: Sequence[P],
+    *,
+    rounds: int = DEFAULT_ROUNDS,
+    seed: int = 0,
+    history: History[P] | None = None,
+    mode: Mode = Mode.THREE_PLAYER_TABLES,
+    effort: int = 1,
+) -> Draw[P]:
+    """Draw the tables of a meet. ``effort`` multiplies the search budget."""
+    if len(set(players)) != len(players):
+        raise ValueError("a player is listed twice")
+    if rounds < 1:
+        raise ValueError("a meet has at least one round")
+    history = history or History()
+    n = len(players)
+    sizes, sit_out = table_sizes(n, mode)
+    index = {p: i for i, p in enumerate(players)}
+    # Groups of a round: the tables, then the sit-out group (not a table) if any.
+    group_size = list(sizes) + ([sit_out] if sit_out else [])
+    is_table = [True] * len(sizes) + ([False] if sit_out else [])
+    is_short = [s == 3 for s in sizes] + ([True] if sit_out else [])
+    n_groups = len(group_size)
+
+    w = [0] * (n * n)
+    for pair, weight in history.pairs.items():
+        if len(pair) == 2:
+            a, b = (index.get(p) for p in pair)
+            if a is not None and b is not None:
+                w[a * n + b] = w[b * n + a] = weight
+    sw = [history.short.get(p, 0) for p in players]
+
+    pairs_per_round = sum(s * (s - 1) // 2 for s in sizes)
+    shorts_per_round = sum(s for s, short in zip(group_size, is_short, strict=True) if short)
+    m3 = rounds * pairs_per_round * max(w, default=0) + 1
+    m2 = m3 * (rounds * shorts_per_round * max(sw, default=0) + 1)
+    m1 = m2 * (rounds * rounds * shorts_per_round + 1)
+
+    rng = random.Random(seed)
+    budget = effort * max(2_000, 40 * n * rounds)
+    restarts = 4
+    best: tuple[int, list[list[list[int]]]] | None = None
+    for _ in range(restarts):
+        found = _search(
+            n, rounds, group_size, is_table, is_short, n_groups, w, sw, (m1, m2, m3), rng, budget
+        )
+        if best is None or found[0] < best[0]:
+            best = found
+        if best[0] == 0:
+            break
+    assert best is not None
+    result: list[Round[P]] = []
+    for groups in best[1]:
+        tables = [
+            tuple(players[i] for i in sorted(g))
+            for g, table in zip(groups, is_table, strict=True)
+            if table
+        ]
+        tables.sort(key=lambda t: (-len(t), index[t[0]]))
+        out = [
+            tuple(players[i] for i in sorted(g))
+            for g, t in zip(groups, is_table, strict=True)
+            if not t
+        ]
+        result.append(Round(tuple(tables), out[0] if out else ()))
+    return Draw(tuple(result), meet_score(result, history))
+
+
+def _search(
+    n: int,
+    rounds: int,
+    group_size: list[int],
+    is_table: list[bool],
+    is_short: list[bool],
+    n_groups: int,
+    w: list[int],
+    sw: list[int],
+    mults: tuple[int, int, int],
+    rng: random.Random,
+    budget: int,
+) -> tuple[int, list[list[list[int]]]]:
+    """One restart: a random seating, then ``budget`` proposed swaps. Returns the best
+    combined score seen and its groups (per round, per group, player indices)."""
+    m1, m2, m3 = mults
+    groups: list[list[list[int]]] = []
+    where: list[list[int]] = []  # where[r][p] = group of p in round r
+    for _ in range(rounds):
+        order = list(range(n))
+        rng.shuffle(order)
+        rgroups = []
+        at = 0
+        for size in group_size:
+            rgroups.append(order[at : at + size])
+            at += size
+        groups.append(rgroups)
+        loc = [0] * n
+        for g, members in enumerate(rgroups):
+            for p in members:
+                loc[p] = g
+        where.append(loc)
+    cnt = [0] * (n * n)
+    shorts = [0] * n
+    total = 0
+    for r in range(rounds):
+        for g in range(n_groups):
+            members = groups[r][g]
+            if is_table[g]:
+                for i, a in enumerate(members):
+                    for b in members[i + 1 :]:
+                        c = cnt[a * n + b]
+                        total += c * m1
+                        total += w[a * n + b]
+                        cnt[a * n + b] = cnt[b * n + a] = c + 1
+            if is_short[g]:
+                for p in members:
+                    total += shorts[p] * m2
+                    shorts[p] += 1
+                    total += m3 * sw[p]
+    best = total
+    best_groups = [[list(g) for g in rg] for rg in groups]
+    randrange = rng.randrange
+    rand = rng.random
+    for _ in range(budget):
+        if best == 0:
+            break
+        r = randrange(rounds)
+        loc = where[r]
+        x = randrange(n)
+        y = randrange(n)
+        g1 = loc[x]
+        g2 = loc[y]
+        if g1 == g2:
+            continue
+        delta = 0
+        xn = x * n
+        yn = y * n
+        if is_table[g1]:
+            for a in groups[r][g1]:
+                if a != x:
+                    delta += (cnt[yn + a] - cnt[xn + a] + 1) * m1
+                    delta += w[yn + a] - w[xn + a]
+        if is_table[g2]:
+            for b in groups[r][g2]:
+                if b != y:
+                    delta += (cnt[xn + b] - cnt[yn + b] + 1) * m1
+                    delta += w[xn + b] - w[yn + b]
+        s1 = is_short[g1]
+        if s1 != is_short[g2]:
+            out, into = (x, y) if s1 else (y, x)
+            delta += (shorts[into] - shorts[out] + 1) * m2
+            delta += m3 * (sw[into] - sw[out])
+        if delta > 0 and rand() >= 0.002:
+            continue
+        # Apply the swap.
+        for a in groups[r][g1]:
+            if a != x and is_table[g1]:
+                cnt[xn + a] -= 1
+                cnt[a * n + x] -= 1
+                cnt[yn + a] += 1
+                cnt[a * n + y] += 1
+        for b in groups[r][g2]:
+            if b != y and is_table[g2]:
+                cnt[yn + b] -= 1
+                cnt[b * n + y] -= 1
+                cnt[xn + b] += 1
+                cnt[b * n + x] += 1
+        if s1 != is_short[g2]:
+            shorts[out] -= 1
+            shorts[into] += 1
+        m = groups[r][g1]
+        m[m.index(x)] = y
+        m = groups[r][g2]
+        m[m.index(y)] = x
+        loc[x] = g2
+        loc[y] = g1
+        total += delta
+        if total < best:
+            best = total
+            best_groups = [[list(g) for g in rg] for rg in groups]
+    return best, best_groups

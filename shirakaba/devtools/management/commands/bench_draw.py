@@ -1,0 +1,123 @@
+"""Benchmark of the table draw (a measurement, not a test); no database.
+
+For each attendance, a chain of meets is drawn with ``scoring.draw.draw_tables``, each with
+the history of the 4 meets before it (recency weights 4, 3, 2, 1); the first 4 are warm-up.
+Each measured meet is compared with a random draw of the same layout against the same
+history. Columns: the mean repeats within the meet (sum over pairs of C(meetings, 2)) of the
+draw and of random draws, the lower bound (proven: 12 for 8 players and 9 for 12 players at
+tables of four, see tests/scoring/test_draw.py; 0 where the draw reached it; ``?``
+otherwise), the mean pair meetings with pairs of the previous meet and the mean weighted
+history score (4, 3, 2, 1 per meeting with a pair of the previous 1st..4th meet), each for
+the draw and for random draws, and the draw's mean and worst time.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from django.core.management.base import BaseCommand
+
+from scoring.draw import (
+    Mode,
+    Round,
+    draw_tables,
+    history_from,
+    meet_score,
+    table_sizes,
+)
+
+PROVEN = {
+    (8, Mode.THREE_PLAYER_TABLES): 12,
+    (8, Mode.SIT_OUT): 12,
+    (12, Mode.THREE_PLAYER_TABLES): 9,
+    (12, Mode.SIT_OUT): 9,
+}
+
+
+def random_draw(
+    players: Sequence[int], mode: Mode, rounds: int, rng: random.Random
+) -> tuple[Round[int], ...]:
+    sizes, _ = table_sizes(len(players), mode)
+    out = []
+    for _ in range(rounds):
+        order = list(players)
+        rng.shuffle(order)
+        tables = []
+        at = 0
+        for size in sizes:
+            tables.append(tuple(order[at : at + size]))
+            at += size
+        out.append(Round(tuple(tables), tuple(order[at:])))
+    return tuple(out)
+
+
+def met_before(rounds: Sequence[Round[int]], past: set[frozenset[int]]) -> int:
+    return sum(
+        1
+        for rnd in rounds
+        for t in rnd.tables
+        for i, a in enumerate(t)
+        for b in t[i + 1 :]
+        if frozenset((a, b)) in past
+    )
+
+
+class Command(BaseCommand):
+    help = "Compare the table draw with random draws for 8 to 40 players (no database)."
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument("--min", type=int, default=8)
+        parser.add_argument("--max", type=int, default=40)
+        parser.add_argument("--step", type=int, default=1)
+        parser.add_argument("--seeds", type=int, default=100)
+        parser.add_argument("--rounds", type=int, default=3)
+        parser.add_argument(
+            "--mode", choices=[m.value for m in Mode], default=Mode.THREE_PLAYER_TABLES.value
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        mode = Mode(options["mode"])
+        rounds = options["rounds"]
+        self.stdout.write(f"mode {mode.value}, {rounds} rounds, {options['seeds']} meets each")
+        self.stdout.write(
+            f"{'players':>7} {'tables':>14} {'rep draw':>8} {'random':>7} {'bound':>5} "
+            f"{'prev1 draw':>10} {'random':>7} {'hist draw':>9} {'random':>7} "
+            f"{'ms mean':>7} {'ms max':>7}"
+        )
+        for n in range(options["min"], options["max"] + 1, options["step"]):
+            players = list(range(n))
+            sizes, sit_out = table_sizes(n, mode)
+            layout = "+".join(map(str, sizes)) + (f" ({sit_out} out)" if sit_out else "")
+            rng = random.Random(n)
+            past: list[tuple[Round[int], ...]] = []
+            rep, rep_rnd, prev, prev_rnd, times = [], [], [], [], []
+            hist, hist_rnd = [], []
+            for meet in range(4 + options["seeds"]):
+                history = history_from(past)
+                start = time.perf_counter()
+                draw = draw_tables(players, rounds=rounds, seed=meet, history=history, mode=mode)
+                elapsed = time.perf_counter() - start
+                if meet >= 4:
+                    old = set(history_from(past[:1]).pairs)
+                    other = random_draw(players, mode, rounds, rng)
+                    rep.append(draw.score.repeats)
+                    rep_rnd.append(meet_score(other).repeats)
+                    prev.append(met_before(draw.rounds, old))
+                    prev_rnd.append(met_before(other, old))
+                    times.append(elapsed * 1000)
+                    hist.append(draw.score.history)
+                    hist_rnd.append(meet_score(other, history).history)
+                past.insert(0, draw.rounds)
+                del past[4:]
+            bound = PROVEN.get((n, mode), 0 if min(rep) == 0 else None)
+            self.stdout.write(
+                f"{n:>7} {layout:>14} {statistics.mean(rep):>8.2f} {statistics.mean(rep_rnd):>7.2f} "
+                f"{'?' if bound is None else bound:>5} {statistics.mean(prev):>10.1f} "
+                f"{statistics.mean(prev_rnd):>7.1f} {statistics.mean(hist):>9.1f} "
+                f"{statistics.mean(hist_rnd):>7.1f} "
+                f"{statistics.mean(times):>7.1f} {max(times):>7.1f}"
+            )
