@@ -33,7 +33,7 @@ from django.utils import translation
 from members.roles import MEMBER, ORGANIZER
 from scoring.models import RuleSet, StandingsGroup
 
-CLUB_GROUP = importlib.import_module("scoring.migrations.0007_read_the_sheets_again").CLUB_GROUP
+AS_MIGRATED = importlib.import_module("scoring.migrations.0007_read_the_sheets_again").as_migrated
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 EXCLUDED = ["contenttypes", "auth.permission", "sessions", "admin.logentry"]
@@ -98,17 +98,14 @@ def _json_backup(target: Path) -> None:
 NOT_DATA = {"contenttypes", "auth.permission", "sessions", "admin.logentry", "axes"}
 
 
-def migrated_rule_sets() -> list[RuleSet]:
+def migrated_rule_sets() -> list[tuple[RuleSet, str]]:
     """The rule sets in this database exactly as the migrations made them (0002 made them,
-    0007 read the sheets again)."""
-    made = importlib.import_module("scoring.migrations.0002_rule_sets").RULE_SETS
-    changes = importlib.import_module("scoring.migrations.0007_read_the_sheets_again").CHANGES
+    0007 read the sheets again), each with the name of the group 0007 gave it."""
     as_made = []
-    for values in made:
-        expected = {**values, **changes.get(values["name"], {})}
-        found = RuleSet.objects.filter(name=values["name"]).first()
+    for expected, group_name in AS_MIGRATED():
+        found = RuleSet.objects.filter(name=expected["name"]).first()
         if found is not None and all(getattr(found, k) == v for k, v in expected.items()):
-            as_made.append(found)
+            as_made.append((found, group_name))
     return as_made
 
 
@@ -116,6 +113,7 @@ def data_found() -> dict[str, int]:
     """What this database holds that a restore would replace: rows by kind (the models'
     names, singular or plural), nothing for a freshly migrated database."""
     found: dict[str, int] = {}
+    made = migrated_rule_sets()
     # The club's own rows first, their history (django-simple-history's models) after.
     in_order = sorted(apps.get_models(), key=lambda m: hasattr(m, "instance_type"))
     for model in in_order:
@@ -126,11 +124,10 @@ def data_found() -> dict[str, int]:
         if model is Group:
             rows = rows.exclude(name__in=[ORGANIZER, MEMBER])
         elif model is RuleSet:
-            rows = rows.exclude(pk__in=[r.pk for r in migrated_rule_sets()])
+            rows = rows.exclude(pk__in=[r.pk for r, _group in made])
         elif model is StandingsGroup:  # the groups 0007 made for those rule sets, as made
-            made = migrated_rule_sets()
             rows = rows.exclude(
-                pk__in=[r.group_id for r in made], name__in=[CLUB_GROUP, *(r.name for r in made)]
+                pk__in=[r.group_id for r, _group in made], name__in=[g for _r, g in made]
             )
         if count := rows.count():
             with translation.override(None):

@@ -137,13 +137,7 @@ def put_back_migrated_data() -> None:
 
     from scoring.models import StandingsGroup
 
-    made = importlib.import_module("scoring.migrations.0002_rule_sets").RULE_SETS
     again = importlib.import_module("scoring.migrations.0007_read_the_sheets_again")
-    club, _ = StandingsGroup.objects.get_or_create(name=again.CLUB_GROUP)
-    for values in made:
-        name = values["name"]
-        group = club
-        if name not in again.CLUB_RULES:
-            group, _ = StandingsGroup.objects.get_or_create(name=name)
-        defaults = {**values, **again.CHANGES.get(name, {}), "group": group}
-        RuleSet.objects.update_or_create(name=name, defaults=defaults)
+    for values, group_name in again.as_migrated():
+        group, _ = StandingsGroup.objects.get_or_create(name=group_name)
+        RuleSet.objects.update_or_create(name=values["name"], defaults={**values, "group": group})
