@@ -5,10 +5,10 @@ from django.urls import include, path
 from django.views.i18n import set_language
 
 from members import views as member_views
-from scoring import views as scoring_views
+from scoring.views import meets as scoring_meets
 
 urlpatterns = [
-    path("", scoring_views.home, name="home"),
+    path("", scoring_meets.home, name="home"),
     path("login/", member_views.SignInView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("password/", member_views.PasswordChangeView.as_view(), name="password_change"),

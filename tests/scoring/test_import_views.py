@@ -7,8 +7,9 @@ from django.contrib.messages import get_messages
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
-from scoring import imports, views_import
+from scoring import imports
 from scoring.models import Hanchan, Meet
+from scoring.views import imports as views_import
 from tests.scoring.hostile_files import MALFORMED
 from tests.scoring.test_imports import GOOD_ROWS, MALFORMED_MESSAGES, csv_bytes, replace_row
 

@@ -12,8 +12,8 @@ import pytest
 from django.test import RequestFactory
 from django.utils import translation
 
-from scoring import views_reports
-from scoring.views_reports import ReportTurns
+from scoring.views import downloads as views_reports
+from scoring.views.downloads import ReportTurns
 
 
 class SlowRenderer:

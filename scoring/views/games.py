@@ -1,28 +1,24 @@
-from itertools import groupby
+"""A game (半荘): entry form, detail with its history, delete."""
+
 from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.db.models import Count, Prefetch
+from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_headers
 
 from members.models import Member
 from members.roles import organizer_required
 from scoring.forms import (
     GameForm,
-    MeetForm,
-    ReopenForm,
-    RuleSetCopyForm,
     ScoreUnit,
     initial_for_game,
 )
-from scoring.models import SEAT_NAMES, BigHand, Hanchan, HanchanResult, Meet, RuleSet
-from scoring.standings import meet_sheet
+from scoring.models import SEAT_NAMES, BigHand, Hanchan, HanchanResult, Meet
 from shirakaba.middleware import HtmxHttpRequest
 
 
@@ -31,101 +27,6 @@ def games_with_results() -> Any:
     return Hanchan.objects.order_by("round_no", "table_no").prefetch_related(
         Prefetch("results", queryset=results.order_by("seat"))
     )
-
-
-@require_safe
-def home(request: HttpRequest) -> HttpResponse:
-    """The latest meet's games, and the meets before it (with their number of games)."""
-    meets = Meet.objects.select_related("rule_set").order_by("-date", "kind")
-    latest = meets.prefetch_related(Prefetch("hanchans", games_with_results())).first()
-    # annotate() with Count drops Meta.ordering (GROUP BY): the order is given again here.
-    earlier = (
-        meets.annotate(games=Count("hanchans")).order_by("-date", "kind")[1:6] if latest else []
-    )
-    return render(request, "scoring/home.html", {"latest": latest, "earlier": earlier})
-
-
-# --- meets -----------------------------------------------------------------------------
-
-
-@require_safe
-def meet_list(request: HttpRequest) -> HttpResponse:
-    meets = Meet.objects.annotate(games=Count("hanchans")).order_by("-date", "kind")
-    months = [
-        (month, list(group)) for month, group in groupby(meets, key=lambda m: m.date.replace(day=1))
-    ]
-    return render(request, "scoring/meet_list.html", {"months": months})
-
-
-@organizer_required
-def meet_create(request: HttpRequest) -> HttpResponse:
-    form = MeetForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        meet = form.save()
-        messages.success(request, _("Made the meet of %(meet)s.") % {"meet": meet})
-        return redirect("scoring:meet-detail", pk=meet.pk)
-    status = 400 if request.method == "POST" else 200
-    return render(request, "scoring/meet_form.html", {"form": form}, status=status)
-
-
-@organizer_required
-def meet_edit(request: HttpRequest, pk: int) -> HttpResponse:
-    meet = get_object_or_404(Meet, pk=pk)
-    if meet.is_final:
-        messages.error(request, _("This meet is finalised; reopen it to change it."))
-        return redirect("scoring:meet-detail", pk=meet.pk)
-    form = MeetForm(request.POST or None, instance=meet)
-    if request.method == "POST" and form.is_valid():
-        try:
-            form.save()
-        except ValidationError as error:  # finalised meanwhile
-            messages.error(request, " ".join(error.messages))
-            return redirect("scoring:meet-detail", pk=meet.pk)
-        messages.success(request, _("Saved."))
-        return redirect("scoring:meet-detail", pk=meet.pk)
-    status = 400 if request.method == "POST" else 200
-    return render(request, "scoring/meet_form.html", {"form": form, "meet": meet}, status=status)
-
-
-@require_safe
-def meet_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    """A grid of rounds (回戦) × tables (卓), each cell the game played there."""
-    meet = get_object_or_404(Meet.objects.select_related("rule_set"), pk=pk)
-    sheet = meet_sheet(meet, day_standings=False)
-    return render(
-        request,
-        "scoring/meet_detail.html",
-        {
-            "meet": meet,
-            "sheet": sheet,
-            "grid": sheet.grid,
-            "downloads": [(_("Meet sheet (PDF)"), reverse("scoring:meet-pdf", args=[meet.pk]))],
-        },
-    )
-
-
-@organizer_required
-@require_POST
-def meet_finalise(request: HttpRequest, pk: int) -> HttpResponse:
-    meet = get_object_or_404(Meet, pk=pk)
-    meet.finalise()
-    messages.success(request, _("The meet is finalised (確定). Its games can no longer change."))
-    return redirect("scoring:meet-detail", pk=meet.pk)
-
-
-@organizer_required
-def meet_reopen(request: HttpRequest, pk: int) -> HttpResponse:
-    meet = get_object_or_404(Meet, pk=pk)
-    form = ReopenForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        meet.reopen(form.cleaned_data["reason"])
-        messages.success(request, _("The meet is open for changes again."))
-        return redirect("scoring:meet-detail", pk=meet.pk)
-    status = 400 if request.method == "POST" else 200
-    return render(request, "scoring/meet_reopen.html", {"meet": meet, "form": form}, status=status)
-
-
-# --- games -----------------------------------------------------------------------------
 
 
 @organizer_required
@@ -262,45 +163,3 @@ def game_history(game: Hanchan) -> list[dict[str, Any]]:
     for row in rows:
         row["action"] = HISTORY_ACTIONS[row["h"].history_type]
     return rows
-
-
-# --- rule sets -------------------------------------------------------------------------
-
-
-@require_safe
-def rule_set_list(request: HttpRequest) -> HttpResponse:
-    return render(request, "scoring/rule_set_list.html", {"rule_sets": RuleSet.objects.all()})
-
-
-@require_safe
-def rule_set_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    rule_set = get_object_or_404(RuleSet, pk=pk)
-    initial_name = _("%(name)s (copy)") % {"name": rule_set.name}
-    return render(
-        request,
-        "scoring/rule_set_detail.html",
-        {
-            "rule_set": rule_set,
-            "in_use": rule_set.is_in_use(),
-            "copy_form": RuleSetCopyForm(initial={"name": initial_name}),
-        },
-    )
-
-
-@organizer_required
-@require_POST
-def rule_set_copy(request: HttpRequest, pk: int) -> HttpResponse:
-    rule_set = get_object_or_404(RuleSet, pk=pk)
-    form = RuleSetCopyForm(request.POST)
-    if not form.is_valid():
-        return render(
-            request,
-            "scoring/rule_set_detail.html",
-            {"rule_set": rule_set, "in_use": rule_set.is_in_use(), "copy_form": form},
-            status=400,
-        )
-    copy = rule_set.copy(name=form.cleaned_data["name"])
-    messages.success(
-        request, _("Made %(name)s. Change its parameters in the admin.") % {"name": copy.name}
-    )
-    return redirect("scoring:rule-set-detail", pk=copy.pk)

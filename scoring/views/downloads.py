@@ -26,7 +26,7 @@ from scoring.reports.games_csv import render_games_csv
 from scoring.reports.pdf import render_meet_pdf, render_member_pdf, render_standings_pdf
 from scoring.reports.xlsx import render_standings_xlsx
 from scoring.standings import Filters
-from scoring.views_standings import filters_from
+from scoring.views.standings import filters_from
 
 Rendered = tuple[str, str, bytes]  # file name, content type, content
 

@@ -1,0 +1,110 @@
+"""The meets: home page, list, create/edit, the grid of a meet, finalise and reopen."""
+
+from itertools import groupby
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.db.models import Count, Prefetch
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST, require_safe
+
+from members.roles import organizer_required
+from scoring.forms import (
+    MeetForm,
+    ReopenForm,
+)
+from scoring.models import Meet
+from scoring.standings import meet_sheet
+from scoring.views.games import games_with_results
+
+
+@require_safe
+def home(request: HttpRequest) -> HttpResponse:
+    """The latest meet's games, and the meets before it (with their number of games)."""
+    meets = Meet.objects.select_related("rule_set").order_by("-date", "kind")
+    latest = meets.prefetch_related(Prefetch("hanchans", games_with_results())).first()
+    # annotate() with Count drops Meta.ordering (GROUP BY): the order is given again here.
+    earlier = (
+        meets.annotate(games=Count("hanchans")).order_by("-date", "kind")[1:6] if latest else []
+    )
+    return render(request, "scoring/home.html", {"latest": latest, "earlier": earlier})
+
+
+@require_safe
+def meet_list(request: HttpRequest) -> HttpResponse:
+    meets = Meet.objects.annotate(games=Count("hanchans")).order_by("-date", "kind")
+    months = [
+        (month, list(group)) for month, group in groupby(meets, key=lambda m: m.date.replace(day=1))
+    ]
+    return render(request, "scoring/meet_list.html", {"months": months})
+
+
+@organizer_required
+def meet_create(request: HttpRequest) -> HttpResponse:
+    form = MeetForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        meet = form.save()
+        messages.success(request, _("Made the meet of %(meet)s.") % {"meet": meet})
+        return redirect("scoring:meet-detail", pk=meet.pk)
+    status = 400 if request.method == "POST" else 200
+    return render(request, "scoring/meet_form.html", {"form": form}, status=status)
+
+
+@organizer_required
+def meet_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    meet = get_object_or_404(Meet, pk=pk)
+    if meet.is_final:
+        messages.error(request, _("This meet is finalised; reopen it to change it."))
+        return redirect("scoring:meet-detail", pk=meet.pk)
+    form = MeetForm(request.POST or None, instance=meet)
+    if request.method == "POST" and form.is_valid():
+        try:
+            form.save()
+        except ValidationError as error:  # finalised meanwhile
+            messages.error(request, " ".join(error.messages))
+            return redirect("scoring:meet-detail", pk=meet.pk)
+        messages.success(request, _("Saved."))
+        return redirect("scoring:meet-detail", pk=meet.pk)
+    status = 400 if request.method == "POST" else 200
+    return render(request, "scoring/meet_form.html", {"form": form, "meet": meet}, status=status)
+
+
+@require_safe
+def meet_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """A grid of rounds (回戦) × tables (卓), each cell the game played there."""
+    meet = get_object_or_404(Meet.objects.select_related("rule_set"), pk=pk)
+    sheet = meet_sheet(meet, day_standings=False)
+    return render(
+        request,
+        "scoring/meet_detail.html",
+        {
+            "meet": meet,
+            "sheet": sheet,
+            "grid": sheet.grid,
+            "downloads": [(_("Meet sheet (PDF)"), reverse("scoring:meet-pdf", args=[meet.pk]))],
+        },
+    )
+
+
+@organizer_required
+@require_POST
+def meet_finalise(request: HttpRequest, pk: int) -> HttpResponse:
+    meet = get_object_or_404(Meet, pk=pk)
+    meet.finalise()
+    messages.success(request, _("The meet is finalised (確定). Its games can no longer change."))
+    return redirect("scoring:meet-detail", pk=meet.pk)
+
+
+@organizer_required
+def meet_reopen(request: HttpRequest, pk: int) -> HttpResponse:
+    meet = get_object_or_404(Meet, pk=pk)
+    form = ReopenForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        meet.reopen(form.cleaned_data["reason"])
+        messages.success(request, _("The meet is open for changes again."))
+        return redirect("scoring:meet-detail", pk=meet.pk)
+    status = 400 if request.method == "POST" else 200
+    return render(request, "scoring/meet_reopen.html", {"meet": meet, "form": form}, status=status)
