@@ -24,8 +24,9 @@ The rule systems (:class:`System`), each with its sheet's own lines (``/work/sha
 - ``CLUB3``, 白樺会 三人打ち (sheet 000): 「ルールは 4 人マージャンと同じ」, so the 4-player
   table, and「アガリ点数は親・子に関係なく、ツモ場合、2 で割り、支払います。※例→親が満貫をツモの
   場合、6,000 づつ払う。※例→子が 5,200 をツモの場合、親も子も 2,600 づつ払う。」: on tsumo each
-  of the two others pays half the ron value. The sheet is silent on an odd half (子 1,300 → 650):
-  it is rounded up to the 100 like every payment (700). Honba: the 4-player line, +300 on ron
+  of the two others pays half the hand's value as the table names it (its ron figure: 子 5,200,
+  親 満貫 12,000; a 20符 hand, which has no ron, by the same 4 × base: 2翻20符 1,300). The sheet is
+  silent on an odd half (子 1,300 → 650): it is rounded up to the 100 like every payment (700). Honba: the 4-player line, +300 on ron
   and 100 from each payer on tsumo (so 200 a honba on a 3-player tsumo; the sheet is silent).
 - ``JKMA``, 日本健康麻将協会 (sheet 001): the same table; 「30 符 4 翻(60 符 3 翻)は切り上げ満貫を
   採用（子 8000 点、親 12000 点）※翻数表記に場ゾロ含まず」; 「積み場は 1 本につきアガリに 300 点加算」;
