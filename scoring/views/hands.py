@@ -231,7 +231,7 @@ def _options(state: State, system: System) -> dict[str, list[Option]]:
         han_options.append(
             Option(_("Double yakuman"), state.query(yakuman=2), state.yakuman == 2, wide=True)
         )
-    fu_options = [Option(_("No fu (30 fu)"), state.query(fu=None), state.fu is None, wide=True)]
+    fu_options = [Option(_("No fu"), state.query(fu=None), state.fu is None, wide=True)]
     fu_options += [Option(str(fu), state.query(fu=fu), state.fu == fu) for fu in FU_VALUES]
     return {
         "dealer": [

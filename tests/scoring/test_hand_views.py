@@ -142,3 +142,22 @@ def test_the_score_table_pdf_is_one_a4_page_with_the_figures(member_client, club
 
 def test_an_unknown_rule_set_has_no_table(member_client):
     assert member_client.get("/rules/999999/score-table.pdf").status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("query", "said"),
+    [
+        (
+            "han=3&dealer=0&win=ron",
+            '子</span> <span class="win">ロン</span> <span class="figure">3,900',
+        ),
+        ("han=3&fu=40&dealer=1&win=tsumo", '親</span> <span class="figure">2,600 オール'),
+        (
+            "han=2&fu=20&dealer=0&win=tsumo",
+            '子</span> <span class="win">ツモ</span> <span class="figure">400・700',
+        ),
+    ],
+)
+def test_the_payment_is_said_the_japanese_way(member_client, query, said):
+    """The issue's 「子 ロン 3,900」「親 2,600 オール」."""
+    assert said in member_client.get(f"/calculator/?{query}").content.decode()
