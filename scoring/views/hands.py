@@ -330,7 +330,7 @@ def _cell(
 
 
 # Rows of the table by han: (label, han) — the limits by their least han.
-LIMIT_ROWS = ((5, "5"), (6, "6–7"), (8, "8–10"), (11, "11–12"), (13, "13–"))
+LIMIT_ROWS = ((5, "5"), (6, "6–7"), (8, "8–10"), (11, "11–12"), (13, "13"))
 
 
 def score_table(system: System) -> dict[str, Any]:
@@ -356,11 +356,12 @@ def score_table(system: System) -> dict[str, Any]:
         main.append(row(_("%(n)s han") % {"n": han}, han, level=level_name(level)))
     for han, label in LIMIT_ROWS:
         level = hands.score(system, han, dealer=False, tsumo=False).level
-        main.append(row(_("%(n)s han") % {"n": label}, han, level=level_name(level)))
+        name = _("%(n)s han+") % {"n": han} if han == 13 else _("%(n)s han") % {"n": label}
+        main.append(row(name, han, level=level_name(level)))
     if not rules.counted_yakuman or system is System.KANTAN:
         main.append(row(_("Yakuman"), 1, level=level_name(Level.YAKUMAN), yakuman=1))
     else:
-        main[-1]["label"] = _("%(n)s han") % {"n": "13–"} + " / " + _("Yakuman")
+        main[-1]["label"] += " / " + _("Yakuman")
     if rules.multiple_yakuman:
         main.append(row(_("Double yakuman"), 1, level=level_name(Level.YAKUMAN), yakuman=2))
     fu_cases: list[dict[str, Any]] = []
