@@ -1,6 +1,6 @@
 from django.urls import path
 
-from scoring.views import downloads, games, imports, meets, rule_sets, standings
+from scoring.views import downloads, games, hands, imports, meets, rule_sets, standings
 
 app_name = "scoring"
 urlpatterns = [
@@ -36,4 +36,6 @@ urlpatterns = [
     path("rules/", rule_sets.rule_set_list, name="rule-set-list"),
     path("rules/<int:pk>/", rule_sets.rule_set_detail, name="rule-set-detail"),
     path("rules/<int:pk>/copy/", rule_sets.rule_set_copy, name="rule-set-copy"),
+    path("rules/<int:pk>/score-table.pdf", hands.score_table_pdf, name="score-table-pdf"),
+    path("calculator/", hands.calculator, name="calculator"),
 ]

@@ -1,0 +1,433 @@
+"""点数計算: the calculator page and the printable score table (点数計算表) of a rule set.
+
+Both read ``scoring/hands.py``; a rule set's hand-scoring system comes from its parameters
+(``hands.system_of``). The calculator's inputs live in the address (GET), so a result can be
+bookmarked or shared, and every button is a link: it works without JavaScript. Odd input
+(``han=abc``, ``fu=999999``, a rule set that is not there) is answered with a message and the
+page as it would be without that input, never an error page.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlencode
+
+from django.core.cache import cache
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
+from django.utils import timezone
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_safe
+
+from scoring import hands
+from scoring.hands import FU_VALUES, RULES, Hand, InvalidHand, Level, Payer, System
+from scoring.models import RuleSet
+from scoring.reports import weasy
+from scoring.templatetags.scoring_tags import points
+
+HAN_BUTTONS = tuple(range(1, 14))
+COUNT_BUTTONS = (0, 1, 2, 3, 4, 5)
+INT_FIELDS = ("rule", "han", "fu", "honba", "sticks", "yakuman")
+
+
+def level_name(level: Level) -> str:
+    return {
+        Level.NONE: "",
+        Level.MANGAN: _("Mangan"),
+        Level.HANEMAN: _("Haneman"),
+        Level.BAIMAN: _("Baiman"),
+        Level.SANBAIMAN: _("Sanbaiman"),
+        Level.YAKUMAN: _("Yakuman"),
+    }[level]
+
+
+def system_name(system: System) -> str:
+    return {
+        System.CLUB4: _("Club 4-player table (sheets 002, 000)"),
+        System.CLUB3: _("Club 3-player table (sheet 000)"),
+        System.JKMA: _("Japan Health Mahjong Association table (sheet 001)"),
+        System.PARLOR3: _("Parlor 3-player table, all at 30 fu (sheet 003)"),
+        System.KANTAN: _("Kantan fixed table (sheet 004)"),
+    }[system]
+
+
+def system_notes(system: System) -> list[str]:
+    """The lines of the system's sheet that a player needs at the table."""
+    notes = {
+        System.CLUB4: [
+            _("4 han 30 fu and 3 han 60 fu are mangan (kiriage mangan)."),
+            _("Pinfu tsumo is 2 han 20 fu; seven pairs is 2 han 25 fu."),
+            _("No double yakuman."),
+            _("Each honba adds 300 (100 from each payer on tsumo)."),
+        ],
+        System.CLUB3: [
+            _("On tsumo, dealer or not, the win is divided by 2 between the two others."),
+            _("4 han 30 fu and 3 han 60 fu are mangan (kiriage mangan)."),
+            _("Each honba adds 300 on ron, 100 from each payer on tsumo."),
+        ],
+        System.JKMA: [
+            _("4 han 30 fu and 3 han 60 fu are mangan (kiriage mangan)."),
+            _("Each honba adds 300 (100 from each payer on tsumo)."),
+            _("No counted yakuman: 13 han or more is sanbaiman. No double yakuman."),
+        ],
+        System.PARLOR3: [
+            _("Everything at 30 fu: no fu to count."),
+            _("Tsumo only (1 han tsumo) is 500 all, dealer or not."),
+            _("Tsumori-son: a non-dealer mangan tsumo is 2,000 + 4,000."),
+            _("Each honba adds 1,000, on ron and from each payer on tsumo."),
+            _("Counted yakuman from 13 han; double yakuman counts."),
+        ],
+        System.KANTAN: [
+            _("No fu, no difference between dealer and non-dealer."),
+            _("No renchan and no honba."),
+        ],
+    }
+    return notes[system]
+
+
+@dataclass(frozen=True)
+class Option:
+    label: str
+    href: str
+    selected: bool
+    wide: bool = False
+
+
+@dataclass
+class State:
+    """The calculator's inputs as the address gives them."""
+
+    rule: int | None = None
+    han: int = 1
+    fu: int | None = None
+    dealer: bool = False
+    tsumo: bool = False
+    honba: int = 0
+    sticks: int = 0
+    yakuman: int = 0
+
+    def query(self, **changes: Any) -> str:
+        values = {**self.__dict__, **changes}
+        params: dict[str, str | int] = {
+            "rule": values["rule"] if values["rule"] is not None else "",
+            "han": values["han"],
+            "fu": values["fu"] if values["fu"] is not None else "",
+            "dealer": 1 if values["dealer"] else 0,
+            "win": "tsumo" if values["tsumo"] else "ron",
+            "honba": values["honba"],
+            "sticks": values["sticks"],
+        }
+        if values["yakuman"]:
+            params["yakuman"] = values["yakuman"]
+        return "?" + urlencode(params)
+
+
+def read_state(request: HttpRequest) -> tuple[State, list[str]]:
+    """The inputs, and a message for each that could not be read (that input keeps its default)."""
+    state, problems = State(), []
+    labels = {
+        "rule": _("rule set"),
+        "han": _("han"),
+        "fu": _("fu"),
+        "honba": _("honba"),
+        "sticks": _("riichi sticks"),
+        "yakuman": _("yakuman"),
+    }
+    for name in INT_FIELDS:
+        raw = request.GET.get(name, "").strip()
+        if raw == "":
+            continue
+        if not raw.isascii() or not raw.isdecimal() or len(raw) > 9:
+            problems.append(
+                _("“%(value)s” is not a number of %(what)s; it was left out.")
+                % {"value": raw[:20], "what": labels[name]}
+            )
+            continue
+        setattr(state, name, int(raw))
+    dealer = request.GET.get("dealer", "0")
+    if dealer not in ("0", "1"):
+        problems.append(_("Dealer or not is 0 or 1; non-dealer was taken."))
+    state.dealer = dealer == "1"
+    win = request.GET.get("win", "ron")
+    if win not in ("ron", "tsumo"):
+        problems.append(_("The win is ron or tsumo; ron was taken."))
+    state.tsumo = win == "tsumo"
+    return state, problems
+
+
+def _hand_problem(error: InvalidHand) -> str:
+    if error.code == "impossible":
+        return _(
+            "No hand is %(han)s han %(fu)s fu with this win: 20 fu is a pinfu tsumo (2 han or "
+            "more), 25 fu is seven pairs (2 han; 3 with tsumo)."
+        ) % {"han": error.params["han"], "fu": error.params["fu"]}
+    if error.code == "bad_fu":
+        return _("Fu is 20, 25 or 30 to 110 in tens; %(fu)s is not.") % error.params
+    if error.code == "bad_han":
+        return _("Han is 1 to %(limit)s.") % error.params
+    if error.code == "bad_honba":
+        return _("Honba is 0 to %(limit)s.") % error.params
+    if error.code == "bad_sticks":
+        return _("Riichi sticks are 0 to %(limit)s.") % error.params
+    return _("Yakuman is 0 to %(limit)s.") % error.params
+
+
+def headline(hand: Hand) -> dict[str, str]:
+    """「子 ロン 3,900」「親 2,600 オール」「子 ツモ 1,300・2,600」: the hand's worth as called at the
+    table (honba apart)."""
+    who = _("Dealer") if hand.dealer else _("Non-dealer")
+    if not hand.tsumo:
+        return {"who": who, "win": _("Ron"), "figure": points(hand.hand_points)}
+    amounts = [p.points - p.honba for p in hand.payments]
+    if len(set(amounts)) == 1:
+        return {"who": who, "win": "", "figure": _("%(n)s all") % {"n": points(amounts[0])}}
+    low, high = min(amounts), max(amounts)
+    return {"who": who, "win": _("Tsumo"), "figure": f"{points(low)}・{points(high)}"}
+
+
+def payment_lines(hand: Hand) -> list[dict[str, str]]:
+    """Who pays the winner how much (honba included), one line per kind of payer."""
+    names = {
+        Payer.DISCARDER: _("The player who dealt in"),
+        Payer.DEALER: _("The dealer"),
+        Payer.NON_DEALER: _("Non-dealer"),
+    }
+    lines: list[dict[str, str]] = []
+    for payer in (Payer.DISCARDER, Payer.DEALER, Payer.NON_DEALER):
+        paid = [p for p in hand.payments if p.payer is payer]
+        if not paid:
+            continue
+        amount, honba = paid[0].points, paid[0].honba
+        count = len(paid)
+        lines.append(
+            {
+                "who": names[payer],
+                "count": f"× {count}" if count > 1 else "",
+                "points": points(amount),
+                "honba": points(honba) if honba else "",
+            }
+        )
+    return lines
+
+
+def _options(state: State, system: System) -> dict[str, list[Option]]:
+    rules = RULES[system]
+    han_options = [
+        Option(
+            _("%(n)s han+") % {"n": n} if n == 13 else str(n),
+            state.query(han=n, yakuman=0),
+            not state.yakuman and (state.han == n or (n == 13 and state.han > 13)),
+            wide=n == 13,
+        )
+        for n in HAN_BUTTONS
+    ]
+    han_options.append(Option(_("Yakuman"), state.query(yakuman=1), state.yakuman == 1, wide=True))
+    if rules.multiple_yakuman:
+        han_options.append(
+            Option(_("Double yakuman"), state.query(yakuman=2), state.yakuman == 2, wide=True)
+        )
+    fu_options = [Option(_("No fu"), state.query(fu=None), state.fu is None, wide=True)]
+    fu_options += [Option(str(fu), state.query(fu=fu), state.fu == fu) for fu in FU_VALUES]
+    return {
+        "dealer": [
+            Option(_("Non-dealer"), state.query(dealer=False), not state.dealer),
+            Option(_("Dealer"), state.query(dealer=True), state.dealer),
+        ],
+        "win": [
+            Option(_("Ron"), state.query(tsumo=False), not state.tsumo),
+            Option(_("Tsumo"), state.query(tsumo=True), state.tsumo),
+        ],
+        "han": han_options,
+        "fu": fu_options if rules.counts_fu else [],
+        "honba": [Option(str(n), state.query(honba=n), state.honba == n) for n in COUNT_BUTTONS],
+        "sticks": [Option(str(n), state.query(sticks=n), state.sticks == n) for n in COUNT_BUTTONS],
+    }
+
+
+def system_for(rule_set: RuleSet) -> System:
+    """The rule set's hand-scoring system (``hands.system_of``); a rule set whose parameters do
+    not fit rules.py (possible only through the admin) scores by the club's table."""
+    try:
+        return hands.system_of(rule_set.params())
+    except ValidationError:
+        return System.CLUB3 if rule_set.players == 3 else System.CLUB4
+
+
+@require_safe
+def calculator(request: HttpRequest) -> HttpResponse:
+    """The calculator: big buttons for each input, the payment shown large."""
+    state, problems = read_state(request)
+    rule_sets = list(RuleSet.objects.all())
+    rule_set = next((r for r in rule_sets if r.pk == state.rule), None)
+    if rule_set is None:
+        if state.rule is not None:
+            problems.append(_("There is no such rule set; the club's default is shown."))
+        rule_set = next((r for r in rule_sets if r.is_default), rule_sets[0] if rule_sets else None)
+    if rule_set is None:
+        raise Http404(_("There are no rule sets."))
+    state.rule = rule_set.pk
+    system = system_for(rule_set)
+    hand: Hand | None = None
+    try:
+        hand = hands.score(
+            system,
+            state.han,
+            state.fu,
+            dealer=state.dealer,
+            tsumo=state.tsumo,
+            honba=state.honba,
+            sticks=state.sticks,
+            yakuman=state.yakuman,
+        )
+    except InvalidHand as error:
+        problems.append(_hand_problem(error))
+    context = {
+        "state": state,
+        "rule_set": rule_set,
+        "rule_options": [
+            Option(r.name, state.query(rule=r.pk), r.pk == rule_set.pk) for r in rule_sets
+        ],
+        "system": system,
+        "system_name": system_name(system),
+        "notes": system_notes(system),
+        "counts_fu": RULES[system].counts_fu,
+        "has_honba": bool(RULES[system].honba_ron),
+        "options": _options(state, system),
+        "hand": hand,
+        "headline": headline(hand) if hand else None,
+        "level": level_name(hand.level) if hand else "",
+        "lines": payment_lines(hand) if hand else [],
+        "problems": problems,
+        "honba_less": state.query(honba=max(state.honba - 1, 0)),
+        "honba_more": state.query(honba=min(state.honba + 1, hands.HONBA_LIMIT)),
+        "sticks_less": state.query(sticks=max(state.sticks - 1, 0)),
+        "sticks_more": state.query(sticks=min(state.sticks + 1, hands.STICK_LIMIT)),
+    }
+    return render(request, "scoring/calculator.html", context, status=400 if problems else 200)
+
+
+# The printable table ----------------------------------------------------------------------
+
+
+def _cell(
+    system: System, han: int, fu: int | None, *, dealer: bool, tsumo: bool, yakuman: int = 0
+) -> str:
+    try:
+        hand = hands.score(system, han, fu, dealer=dealer, tsumo=tsumo, yakuman=yakuman)
+    except InvalidHand:
+        return "—"
+    if not tsumo:
+        return points(hand.total)
+    if hand.each is not None:
+        return _("%(n)s all") % {"n": points(hand.each)}
+    amounts = sorted(p.points for p in hand.payments)
+    return f"{points(amounts[0])}・{points(amounts[-1])}"
+
+
+# Rows of the table by han: (label, han) — the limits by their least han.
+LIMIT_ROWS = ((5, "5"), (6, "6–7"), (8, "8–10"), (11, "11–12"), (13, "13"))
+
+
+def score_table(system: System) -> dict[str, Any]:
+    """The club's way (sheet 002): by han, no fu needed; the fu cases set apart."""
+    rules = RULES[system]
+
+    def row(
+        label: str, han: int, fu: int | None = None, level: str = "", yakuman: int = 0
+    ) -> dict[str, Any]:
+        return {
+            "label": label,
+            "level": level,
+            "cells": [
+                _cell(system, han, fu, dealer=dealer, tsumo=tsumo, yakuman=yakuman)
+                for dealer in (False, True)
+                for tsumo in (False, True)
+            ],
+        }
+
+    main = []
+    for han in (1, 2, 3, 4):
+        level = hands.score(system, han, dealer=False, tsumo=False).level
+        main.append(row(_("%(n)s han") % {"n": han}, han, level=level_name(level)))
+    for han, label in LIMIT_ROWS:
+        level = hands.score(system, han, dealer=False, tsumo=False).level
+        name = _("%(n)s han+") % {"n": han} if han == 13 else _("%(n)s han") % {"n": label}
+        main.append(row(name, han, level=level_name(level)))
+    if not rules.counted_yakuman or system is System.KANTAN:
+        main.append(row(_("Yakuman"), 1, level=level_name(Level.YAKUMAN), yakuman=1))
+    else:
+        main[-1]["label"] += " / " + _("Yakuman")
+    if rules.multiple_yakuman:
+        main.append(row(_("Double yakuman"), 1, level=level_name(Level.YAKUMAN), yakuman=2))
+    fu_cases: list[dict[str, Any]] = []
+    grid: list[dict[str, Any]] = []
+    if rules.counts_fu:
+        fu_cases.append(
+            {
+                "title": _("20 fu (pinfu tsumo)"),
+                "rows": [row(_("%(n)s han") % {"n": h}, h, 20) for h in (2, 3, 4)],
+            }
+        )
+        fu_cases.append(
+            {
+                "title": _("25 fu (seven pairs)"),
+                "rows": [row(_("%(n)s han") % {"n": h}, h, 25) for h in (2, 3, 4)],
+            }
+        )
+        for dealer in (False, True):
+            rows = []
+            for fu in FU_VALUES[3:]:
+                cells = []
+                for h in (1, 2, 3):
+                    hand = hands.score(system, h, fu, dealer=dealer, tsumo=False)
+                    if hand.level is not Level.NONE:
+                        cells.append({"text": level_name(hand.level), "span": 2})
+                    else:
+                        cells += [
+                            {"text": _cell(system, h, fu, dealer=dealer, tsumo=tsumo), "span": 1}
+                            for tsumo in (False, True)
+                        ]
+                rows.append({"fu": fu, "cells": cells})
+            grid.append({"title": _("Dealer") if dealer else _("Non-dealer"), "rows": rows})
+    return {
+        "main": main,
+        "fu_cases": fu_cases,
+        "grid": grid,
+        "dealer_differs": rules.dealer_differs,
+    }
+
+
+def render_score_table_pdf(rule_set: RuleSet) -> bytes:
+    system = system_for(rule_set)
+    context = {
+        "title": _("Score table"),
+        "period_label": rule_set.name,
+        "rule_set": rule_set,
+        "system_name": system_name(system),
+        "notes": system_notes(system),
+        "table": score_table(system),
+        "made_on": timezone.localdate(),
+    }
+    return weasy.write_pdf(render_to_string("reports/score_table.html", context))
+
+
+@require_safe
+def score_table_pdf(request: HttpRequest, pk: int) -> HttpResponse:
+    """The A4 点数計算表 of one rule set. It depends only on the rule set's system, name and
+    the language, so it is made once and kept in the cache."""
+    rule_set = get_object_or_404(RuleSet, pk=pk)
+    system = system_for(rule_set)
+    name = hashlib.sha256(rule_set.name.encode()).hexdigest()[:16]
+    key = f"score-table:{rule_set.pk}:{system}:{get_language()}:{name}:{timezone.localdate()}"
+    content = cache.get(key)
+    if content is None:
+        content = render_score_table_pdf(rule_set)
+        cache.set(key, content, 24 * 3600)
+    response = HttpResponse(content, content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="shirakaba-score-table-{rule_set.pk}.pdf"'
+    return response
