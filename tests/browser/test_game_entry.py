@@ -60,7 +60,7 @@ def test_organizer_enters_a_game_with_the_keyboard_alone(page: Page, live_server
 
     page.get_by_role("link", name="この半荘を入力").first.click()
     expect(page.locator("h1")).to_have_text("半荘を入力")
-    expect(page.locator("#id_player_0")).to_be_focused()
+    expect(page.locator("#id_seat-0-player")).to_be_focused()
 
     # From here on: keyboard only. Players by the first letters of their furigana
     # (ひがし alone would match two members; ひがしや is unique), three scores, the fourth
