@@ -7,6 +7,8 @@ from urllib.parse import urlencode
 
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth.decorators import login_not_required
+from django.contrib.auth.views import redirect_to_login
 from django.contrib.messages.storage.base import BaseStorage
 from django.core.exceptions import ValidationError
 from django.db.models import Prefetch
@@ -37,18 +39,23 @@ def games_with_results() -> Any:
 def _live_check_signed_in(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     """A live check (htmx) sent after the session has ended is answered with a note in the
     live-check box and a way to sign in again, not with the sign-in page drawn inside it.
-    The page keeps what was typed (static/js/game_form.js) and puts it back after sign-in."""
+    The page keeps what was typed (static/js/game_form.js) and puts it back after sign-in.
+    Anything else from a visitor not signed in goes to sign in, as LoginRequiredMiddleware
+    would send it."""
 
+    @login_not_required
     @wraps(view)
     def check(request: HtmxHttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        if request.htmx and not request.user.is_authenticated:
-            login = f"{resolve_url(settings.LOGIN_URL)}?{urlencode({'next': request.path})}"
-            return render(
-                request,
-                "scoring/game_form.html#settlement",
-                {"preview": {"signed_out": True, "login_url": login}},
-            )
-        return view(request, *args, **kwargs)
+        if request.user.is_authenticated:
+            return view(request, *args, **kwargs)
+        if not request.htmx:
+            return redirect_to_login(request.get_full_path())
+        login = f"{resolve_url(settings.LOGIN_URL)}?{urlencode({'next': request.path})}"
+        return render(
+            request,
+            "scoring/game_form.html#settlement",
+            {"preview": {"signed_out": True, "login_url": login}},
+        )
 
     return check
 
