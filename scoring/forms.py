@@ -8,7 +8,6 @@ from django.core.exceptions import ValidationError
 from django.forms.formsets import INITIAL_FORM_COUNT, TOTAL_FORM_COUNT, ManagementForm
 from django.utils import timezone
 from django.utils.functional import cached_property
-from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from members.models import Member, no_control_characters
@@ -110,6 +109,7 @@ class SeatForm(forms.Form):
     """
 
     player = forms.CharField(
+        label=_("Player"),
         max_length=40,
         required=False,
         widget=forms.TextInput(
@@ -117,6 +117,7 @@ class SeatForm(forms.Form):
         ),
     )
     score = forms.CharField(
+        label=_("Score"),
         max_length=16,
         required=False,
         widget=forms.TextInput(
@@ -124,30 +125,26 @@ class SeatForm(forms.Form):
         ),
     )
     chombo = forms.IntegerField(
+        label=_("Chombo"),
         min_value=0,
         max_value=rules.CHOMBO_LIMIT,
         required=False,
         widget=forms.NumberInput(attrs={"class": "chombo"}),
     )
     hands = forms.CharField(
+        label=_("Mangan or better"),
         max_length=200,
         required=False,
         widget=forms.TextInput(attrs={"class": "hands", "autocomplete": "off"}),
     )
 
-    def __init__(self, *args: Any, meet: Meet, seat: int, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, meet: Meet, seat: int, unit: str, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.meet = meet
         self.seat = seat
+        self.unit = unit
         self.label = seat_label(seat)
         self.candidates: list[Member] = []  # whom a name that found nobody or several may mean
-        for name, label in [
-            ("player", gettext("%(seat)s player")),
-            ("score", gettext("%(seat)s score")),
-            ("chombo", gettext("%(seat)s chombo")),
-            ("hands", gettext("%(seat)s mangan or better")),
-        ]:
-            self.fields[name].label = label % {"seat": self.label}
 
     def clean_player(self) -> Member | None:
         text: str = self.cleaned_data["player"].strip()
@@ -176,9 +173,22 @@ class SeatForm(forms.Form):
         )
 
     def clean_score(self) -> int | None:
-        """The score as typed (the unit is the game's: see ``GameForm``)."""
+        """The score in points, read in the game's unit (``ScoreUnit``)."""
         text: str = self.cleaned_data["score"].strip()
-        return parse_score(text) if text else None
+        if not text:
+            return None
+        value = parse_score(text) * (100 if self.unit == ScoreUnit.HUNDREDS else 1)
+        if abs(value) > rules.SCORE_LIMIT:
+            raise ValidationError(
+                _("%(score)s points is beyond ±1,000,000; please check."),
+                params={"score": f"{value:,}"},
+            )
+        if value % rules.SCORE_UNIT:
+            raise ValidationError(
+                _("%(score)s is not a multiple of 100 points. Did you mean to type in hundreds?"),
+                params={"score": f"{value:,}"},
+            )
+        return value
 
     def clean_hands(self) -> list[tuple[str, str]]:
         return parse_big_hands(self.cleaned_data["hands"] or "")
@@ -192,10 +202,16 @@ class SeatForm(forms.Form):
 
     def is_empty(self) -> bool:
         """Neither a name nor a score typed: the seat is not taken."""
-        return not (str(self["player"].value() or "").strip() or self.score_typed())
+        return not "".join(str(self[name].value() or "") for name in ("player", "score")).strip()
 
-    def score_typed(self) -> bool:
-        return bool(str(self["score"].value() or "").strip())
+    def name_problem(self) -> dict[str, Any] | None:
+        """What the live check says of a name that finds nobody or several members."""
+        several = self.has_error("player", "ambiguous")
+        if not (several or self.has_error("player", "unknown")):
+            return None
+        names = "、".join(m.name for m in self.candidates)
+        text = str(self["player"].value()).strip()
+        return {"seat": self.label, "text": text, "several": several, "candidates": names}
 
 
 # BaseFormSet is generic in django-stubs only; it cannot be subscripted at run time.
@@ -269,43 +285,17 @@ class GameForm(forms.Form):
             self.data if self.is_bound else None,
             prefix="seat",
             initial=rows,
-            form_kwargs={"meet": meet},
+            form_kwargs={"meet": meet, "unit": self["unit"].value()},
         )
         if game is None:
             first = "score" if players else "player"
             self.seats.forms[0].fields[first].widget.attrs["autofocus"] = True
 
-    def _read_score(self, value: int, unit: str) -> int:
-        if unit == ScoreUnit.HUNDREDS:
-            value *= 100
-        if abs(value) > rules.SCORE_LIMIT:
-            raise ValidationError(
-                _("%(score)s points is beyond ±1,000,000; please check."),
-                params={"score": f"{value:,}"},
-            )
-        if value % rules.SCORE_UNIT:
-            raise ValidationError(
-                _("%(score)s is not a multiple of 100 points. Did you mean to type in hundreds?"),
-                params={"score": f"{value:,}"},
-            )
-        return value
-
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         assert data is not None  # Form.clean returns cleaned_data
         self.seats.is_valid()
-        unit = data.get("unit") or ScoreUnit.POINTS
-        rows: list[tuple[SeatForm, int | None]] = []
-        for row in self.seats.forms:
-            if row.is_empty():
-                continue
-            score = row.cleaned_data.get("score")
-            if score is not None:
-                try:
-                    score = self._read_score(score, unit)
-                except ValidationError as error:
-                    row.add_error("score", error)
-            rows.append((row, score))
+        rows = [(r, r.cleaned_data.get("score")) for r in self.seats.forms if not r.is_empty()]
         rule_set: RuleSet | None = data.get("rule_set")
         if rule_set is not None and not self.has_errors():
             self._fill_the_blank_score(rows, rule_set.params(), data.get("deposits_held") or 0)
@@ -318,15 +308,8 @@ class GameForm(forms.Form):
             if score is None:
                 row.add_error("score", _("Enter the score."))
                 continue
-            self.entries.append(
-                PlayerEntry(
-                    row.cleaned_data["player"],
-                    row.seat,
-                    score,
-                    row.cleaned_data.get("chombo") or 0,
-                    row.cleaned_data["hands"],
-                )
-            )
+            player, chombo, hands = (row.cleaned_data[f] for f in ("player", "chombo", "hands"))
+            self.entries.append(PlayerEntry(player, row.seat, score, chombo or 0, hands))
         return data
 
     def has_errors(self) -> bool:
@@ -348,19 +331,6 @@ class GameForm(forms.Form):
         rows[blank[0]] = (row, self.filled_score)
         self.filled_seat = row.seat
 
-    def name_problems(self) -> list[dict[str, Any]]:
-        """Names typed that find nobody or several members, with whom they may mean."""
-        return [
-            {
-                "seat": row.label,
-                "text": str(row["player"].value()).strip(),
-                "several": row.has_error("player", "ambiguous"),
-                "candidates": "、".join(m.name for m in row.candidates),
-            }
-            for row in self.seats.forms
-            if row.has_error("player", "ambiguous") or row.has_error("player", "unknown")
-        ]
-
     def preview(self) -> dict[str, Any]:
         """What the live check shows while typing: names that find nobody or several, the
         table total and, when the game is complete and valid, each player's settlement.
@@ -378,14 +348,13 @@ class GameForm(forms.Form):
             "complete": complete,
             "players": params.players,
             "entered": len(self.scores),
-            "expected": params.table_total - deposits,
             "total": sum(self.scores.values()),
             "short": max(0, -balance),
             "over": max(0, balance),
             "excess_off_top": params.total_policy is rules.TotalPolicy.EXCESS_OFF_TOP,
             "filled_seat": seat_label(self.filled_seat) if self.filled_seat is not None else "",
             "filled_score": self.filled_score,
-            "names": self.name_problems(),
+            "names": [p for row in self.seats.forms if (p := row.name_problem())],
             "rows": [],
             "problem": "",
         }
@@ -428,37 +397,16 @@ class GameForm(forms.Form):
         """The stored new game that is exactly this one (the same form sent twice), if any."""
         if self.game is not None:
             return None
-        stored = (
-            Hanchan.objects.filter(
-                meet=self.meet,
-                round_no=self.cleaned_data["round_no"],
-                table_no=self.cleaned_data["table_no"],
-            )
-            .prefetch_related("results__big_hands")
-            .first()
-        )
-        if stored is None:
-            return None
-        as_stored = [
-            (
-                r.member_id,
-                r.seat,
-                r.score,
-                r.chombo,
-                sorted((h.level, h.yakuman_name) for h in r.big_hands.all()),
-            )
-            for r in sorted(stored.results.all(), key=lambda r: r.seat)
-        ]
-        as_sent = [
-            (e.member.pk, e.seat, e.score, e.chombo, sorted(e.big_hands)) for e in self.entries
-        ]
         game = self.build_game()
-        same_game = (stored.rule_set_id, stored.deposits_held, stored.note) == (
-            game.rule_set_id,
-            game.deposits_held,
-            game.note,
-        )
-        return stored if same_game and as_stored == as_sent else None
+        stored = Hanchan.objects.filter(
+            meet=self.meet,
+            round_no=game.round_no,
+            table_no=game.table_no,
+            rule_set=game.rule_set,
+            deposits_held=game.deposits_held,
+            note=game.note,
+        ).first()
+        return stored if stored is not None and stored.holds(self.entries) else None
 
     def _place_error(self, error: ValidationError) -> None:
         """Put a seat's error next to that seat's score, the rest at the top."""

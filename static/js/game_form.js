@@ -58,6 +58,19 @@
   form.addEventListener("input", keep);
   form.addEventListener("change", keep);
 
+  // The bar at the bottom (total and save) grows and shrinks with the live check: keep the
+  // field being typed in above it.
+  const bar = form.querySelector(".entry-bar");
+  const clearOfTheBar = () => {
+    document.documentElement.style.scrollPaddingBottom = `${bar.offsetHeight + 16}px`;
+    const field = document.activeElement;
+    if (field && form.contains(field) && !bar.contains(field)) {
+      field.scrollIntoView({ block: "nearest" });
+    }
+  };
+  document.addEventListener("htmx:afterSettle", clearOfTheBar);
+  window.addEventListener("resize", clearOfTheBar);
+
   const button = form.querySelector("button[type=submit]");
   form.addEventListener("submit", (event) => {
     if (form.dataset.sending) {
