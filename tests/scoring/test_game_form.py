@@ -134,3 +134,6 @@ def test_english_pages_write_seats_as_letters_and_chombo_with_a_space(
     assert "N: 27,400 points" in html
     page = organizer_client.get(f"/meets/{meet.pk}/").content.decode()
     assert "Chombo 1" in page and "Chombo1" not in page
+    game = Hanchan.objects.get()
+    detail = organizer_client.get(f"/games/{game.pk}/").content.decode()
+    assert "<tr><td>N</td><td>北村 三郎</td>" in detail
