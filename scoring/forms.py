@@ -394,18 +394,17 @@ class GameForm(forms.Form):
         return game
 
     def saved_already(self) -> Hanchan | None:
-        """The stored new game that is exactly this one (the same form sent twice), if any."""
-        if self.game is not None:
-            return None
+        """The stored game that is exactly this one already (the same form sent twice)."""
         game = self.build_game()
-        stored = Hanchan.objects.filter(
+        same = Hanchan.objects.filter(
             meet=self.meet,
             round_no=game.round_no,
             table_no=game.table_no,
             rule_set=game.rule_set,
             deposits_held=game.deposits_held,
             note=game.note,
-        ).first()
+        )
+        stored = (same.filter(pk=game.pk) if game.pk else same).first()
         return stored if stored is not None and stored.holds(self.entries) else None
 
     def _place_error(self, error: ValidationError) -> None:

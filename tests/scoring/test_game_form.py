@@ -112,6 +112,20 @@ class TestSentTwice:
         assert "すでに入力されています" not in html
         assert game.version == 1
 
+    def test_a_change_sent_twice_is_saved_once(
+        self, organizer_client, meet, recorded_game, club_rule
+    ):
+        url = f"/games/{recorded_game.pk}/edit/"
+        data = game_post(club_rule, table_no="1", version="1")
+        first = organizer_client.post(url, data)
+        second = organizer_client.post(url, data)  # still from version 1
+        assert first.status_code == second.status_code == 302
+        recorded_game.refresh_from_db()
+        assert recorded_game.version == 2
+        html = organizer_client.get(second["Location"]).content.decode()
+        assert html.count("を保存しました") == 1
+        assert "他の人がこの半荘を変更しました" not in html
+
     def test_a_different_game_at_the_same_table_is_still_refused(
         self, organizer_client, meet, club_rule
     ):
