@@ -249,3 +249,33 @@ def test_total_and_save_stay_in_view_with_the_keyboard_open(page: Page, live_ser
         ), seat
     expect(settlement).to_contain_text("合計 120,000 点 ✓")
     page.screenshot(path="/tmp/entry-shots/test-keyboard-1024x400.png")
+
+
+def test_a_save_sent_after_the_session_ended_comes_back_filled(
+    page: Page, live_server, meet_of_four
+):
+    from scoring.models import Hanchan
+
+    sign_in(page, live_server, "alice", "alice-pass-123")
+    page.goto(f"{live_server.url}/meets/{meet_of_four.pk}/games/new/?table=2&round=1")
+    for seat, (prefix, score) in enumerate(
+        [("ひがしや", "32600"), ("みなみ", "30000"), ("にし", "30000"), ("きた", "")]
+    ):
+        page.fill(f"#id_seat-{seat}-player", prefix)
+        page.fill(f"#id_seat-{seat}-score", score)
+    expect(page.locator("#settlement")).to_contain_text("合計 120,000 点 ✓")
+
+    page.context.clear_cookies(name="sessionid")
+    page.locator("#id_seat-3-player").press("Enter")  # the save meets an ended session
+    page.wait_for_url("**/login/**")
+    page.fill("#id_username", "alice")
+    page.fill("#id_password", "alice-pass-123")
+    page.press("#id_password", "Enter")
+
+    expect(page.locator("#draft-note")).to_be_visible()
+    expect(page.locator("#id_seat-3-player")).to_have_value("きた")
+    expect(page.locator("#settlement")).to_contain_text("合計 120,000 点 ✓")
+    assert not Hanchan.objects.exists()
+    page.locator("#id_seat-3-player").press("Enter")
+    expect(page.locator(".message")).to_contain_text("1回戦 2卓")
+    assert Hanchan.objects.count() == 1
