@@ -5,13 +5,14 @@ from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.forms.formsets import INITIAL_FORM_COUNT, TOTAL_FORM_COUNT, ManagementForm
 from django.utils import timezone
+from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 
 from members.models import Member, no_control_characters
 from scoring import rules
 from scoring.models import (
-    SEAT_NAMES,
     Hanchan,
     Meet,
     PlayerEntry,
@@ -20,6 +21,7 @@ from scoring.models import (
     format_big_hands,
     parse_big_hands,
     parse_score,
+    seat_label,
 )
 
 
@@ -98,14 +100,156 @@ class ScoreUnit:
     ]
 
 
-class GameForm(forms.Form):
-    """One game's entry: up to four players (東 南 西 北), their scores, chombo, big hands.
+class SeatForm(forms.Form):
+    """One seat's row: who sat there, the score as typed, chombo, mangan or better.
 
     A player is found by name or furigana, or the start of either when that is unique (the
-    meet's attendees first). One score may be left blank: it is filled in from the table total.
+    meet's attendees first); when nobody or several match, ``candidates`` says whom they
+    might have meant.
     """
 
-    SEATS = range(len(Seat))  # the seats a table may have; a 3-player game leaves 北 empty
+    player = forms.CharField(
+        label=_("Player"),
+        max_length=40,
+        required=False,
+        widget=forms.TextInput(
+            attrs={"list": "member-names", "autocomplete": "off", "class": "player"}
+        ),
+    )
+    score = forms.CharField(
+        label=_("Score"),
+        max_length=16,
+        required=False,
+        widget=forms.TextInput(
+            attrs={"inputmode": "numeric", "autocomplete": "off", "class": "score"}
+        ),
+    )
+    chombo = forms.IntegerField(
+        label=_("Chombo"),
+        min_value=0,
+        max_value=rules.CHOMBO_LIMIT,
+        required=False,
+        widget=forms.NumberInput(attrs={"class": "chombo"}),
+    )
+    hands = forms.CharField(
+        label=_("Mangan or better"),
+        max_length=200,
+        required=False,
+        widget=forms.TextInput(attrs={"class": "hands", "autocomplete": "off"}),
+    )
+
+    def __init__(self, *args: Any, meet: Meet, seat: int, unit: str, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.meet = meet
+        self.seat = seat
+        self.unit = unit
+        self.label = seat_label(seat)
+        self.candidates: list[Member] = []  # whom a name that found nobody or several may mean
+
+    def clean_player(self) -> Member | None:
+        text: str = self.cleaned_data["player"].strip()
+        if not text:
+            return None
+        everyone = Member.objects.all()  # read once: matching() reuses the fetched rows
+        attendees = self.meet.attendees.all() if self.meet.pk else Member.objects.none()
+        for pool in (attendees, everyone):
+            found = pool.matching(text)
+            if len(found) == 1:
+                return found[0]
+            if found:
+                self.candidates = found[:5]
+                raise ValidationError(
+                    _("Several members match %(text)s: %(names)s. Type more."),
+                    code="ambiguous",
+                    params={"text": text, "names": "、".join(m.name for m in self.candidates)},
+                )
+        # Nobody: the members the longest matching start of the text finds, if any.
+        for end in range(len(text) - 1, 0, -1):
+            self.candidates = everyone.matching(text[:end])[:5]
+            if self.candidates:
+                break
+        raise ValidationError(
+            _("No member is called %(text)s."), code="unknown", params={"text": text}
+        )
+
+    def clean_score(self) -> int | None:
+        """The score in points, read in the game's unit (``ScoreUnit``)."""
+        text: str = self.cleaned_data["score"].strip()
+        if not text:
+            return None
+        value = parse_score(text) * (100 if self.unit == ScoreUnit.HUNDREDS else 1)
+        if abs(value) > rules.SCORE_LIMIT:
+            raise ValidationError(
+                _("%(score)s points is beyond ±1,000,000; please check."),
+                params={"score": f"{value:,}"},
+            )
+        if value % rules.SCORE_UNIT:
+            raise ValidationError(
+                _("%(score)s is not a multiple of 100 points. Did you mean to type in hundreds?"),
+                params={"score": f"{value:,}"},
+            )
+        return value
+
+    def clean_hands(self) -> list[tuple[str, str]]:
+        return parse_big_hands(self.cleaned_data["hands"] or "")
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        assert data is not None  # Form.clean returns cleaned_data
+        if not self["player"].value() and self["score"].value() and "player" not in self.errors:
+            self.add_error("player", _("Who sat here?"))
+        return data
+
+    def is_empty(self) -> bool:
+        """Neither a name nor a score typed: the seat is not taken."""
+        return not "".join(str(self[name].value() or "") for name in ("player", "score")).strip()
+
+    def name_problem(self) -> dict[str, Any] | None:
+        """What the live check says of a name that finds nobody or several members."""
+        several = self.has_error("player", "ambiguous")
+        if not (several or self.has_error("player", "unknown")):
+            return None
+        names = "、".join(m.name for m in self.candidates)
+        text = str(self["player"].value()).strip()
+        return {"seat": self.label, "text": text, "several": several, "candidates": names}
+
+
+# BaseFormSet is generic in django-stubs only; it cannot be subscripted at run time.
+class SeatRows(forms.BaseFormSet):  # type: ignore[type-arg]
+    """The table's four seat rows, 東 南 西 北 (a 3-player game leaves 北 empty). The number
+    of rows is the number of seats, so there is no management form to send or to trust."""
+
+    def total_form_count(self) -> int:
+        return len(Seat)
+
+    def initial_form_count(self) -> int:
+        return len(Seat)  # every row is checked, a prefilled one too
+
+    @cached_property
+    def management_form(self) -> ManagementForm:
+        form = ManagementForm(
+            {
+                self.add_prefix(TOTAL_FORM_COUNT): len(Seat),
+                self.add_prefix(INITIAL_FORM_COUNT): len(Seat),
+            },
+            prefix=self.prefix,
+        )
+        form.full_clean()
+        return form
+
+    def get_form_kwargs(self, index: int | None) -> dict[str, Any]:
+        return {**self.form_kwargs, "seat": index}
+
+
+SeatFormSet = forms.formset_factory(SeatForm, formset=SeatRows, extra=0)
+
+
+class GameForm(forms.Form):
+    """One game's entry: the table's fields here, a row per seat in ``seats`` (SeatRows).
+
+    One score may be left blank: it is filled in from the table total. ``initial["players"]``
+    (a drawn table's members, in order) fills the seat rows' names.
+    """
 
     table_no = forms.IntegerField(label=_("Table"), min_value=1, max_value=50)
     round_no = forms.IntegerField(label=_("Round"), min_value=1, max_value=20)
@@ -135,148 +279,62 @@ class GameForm(forms.Form):
         self.scores: dict[int, int] = {}  # seat -> score, as read (with a filled-in blank)
         self.entries: list[PlayerEntry] = []
         self.added_to_attendance: list[Member] = []  # by save()
-        for seat in self.SEATS:
-            name = SEAT_NAMES[seat]
-            self.fields[f"player_{seat}"] = forms.CharField(
-                label=_("%(seat)s player") % {"seat": name},
-                max_length=40,
-                required=False,
-                widget=forms.TextInput(
-                    attrs={"list": "member-names", "autocomplete": "off", "class": "player"}
-                ),
-            )
-            self.fields[f"score_{seat}"] = forms.CharField(
-                label=_("%(seat)s score") % {"seat": name},
-                max_length=16,
-                required=False,
-                widget=forms.TextInput(
-                    attrs={"inputmode": "numeric", "autocomplete": "off", "class": "score"}
-                ),
-            )
-            self.fields[f"chombo_{seat}"] = forms.IntegerField(
-                label=_("%(seat)s chombo") % {"seat": name},
-                min_value=0,
-                max_value=rules.CHOMBO_LIMIT,
-                required=False,
-                widget=forms.NumberInput(attrs={"class": "chombo"}),
-            )
-            self.fields[f"hands_{seat}"] = forms.CharField(
-                label=_("%(seat)s mangan or better") % {"seat": name},
-                max_length=200,
-                required=False,
-                widget=forms.TextInput(attrs={"class": "hands", "autocomplete": "off"}),
-            )
-
+        players: list[Member] = self.initial.get("players") or []
+        rows = self.initial.get("seats") or [{"player": m.name} for m in players]
+        self.seats = SeatFormSet(
+            self.data if self.is_bound else None,
+            prefix="seat",
+            initial=rows,
+            form_kwargs={"meet": meet, "unit": self["unit"].value()},
+        )
         if game is None:
-            self.fields["player_0"].widget.attrs["autofocus"] = True
-
-    def seat_rows(self) -> list[dict[str, Any]]:
-        return [
-            {
-                "seat": SEAT_NAMES[seat],
-                "player": self[f"player_{seat}"],
-                "score": self[f"score_{seat}"],
-                "chombo": self[f"chombo_{seat}"],
-                "hands": self[f"hands_{seat}"],
-            }
-            for seat in self.SEATS
-        ]
-
-    def _find_member(self, text: str) -> Member:
-        attendees = self.meet.attendees.all() if self.meet.pk else Member.objects.none()
-        for pool in (attendees, Member.objects.all()):
-            found = pool.matching(text)
-            if len(found) == 1:
-                return found[0]
-            if len(found) > 1:
-                names = "、".join(m.name for m in found[:5])
-                raise ValidationError(
-                    _("Several members match %(text)s: %(names)s. Type more."),
-                    params={"text": text, "names": names},
-                )
-        raise ValidationError(_("No member is called %(text)s."), params={"text": text})
-
-    def _read_score(self, text: str, unit: str) -> int:
-        value = parse_score(text)
-        if unit == ScoreUnit.HUNDREDS:
-            value *= 100
-        if abs(value) > rules.SCORE_LIMIT:
-            raise ValidationError(
-                _("%(score)s points is beyond ±1,000,000; please check."),
-                params={"score": f"{value:,}"},
-            )
-        if value % rules.SCORE_UNIT:
-            raise ValidationError(
-                _("%(score)s is not a multiple of 100 points. Did you mean to type in hundreds?"),
-                params={"score": f"{value:,}"},
-            )
-        return value
+            first = "score" if players else "player"
+            self.seats.forms[0].fields[first].widget.attrs["autofocus"] = True
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         assert data is not None  # Form.clean returns cleaned_data
-        unit = data.get("unit") or ScoreUnit.POINTS
-        rows: list[tuple[int, Member | None, int | None]] = []
-        for seat in self.SEATS:
-            player_text = (data.get(f"player_{seat}") or "").strip()
-            score_text = (data.get(f"score_{seat}") or "").strip()
-            if not player_text and not score_text:
-                continue
-            member = score = None
-            if not player_text:
-                self.add_error(f"player_{seat}", _("Who sat here?"))
-            else:
-                try:
-                    member = self._find_member(player_text)
-                except ValidationError as error:
-                    self.add_error(f"player_{seat}", error)
-            if score_text:
-                try:
-                    score = self._read_score(score_text, unit)
-                except ValidationError as error:
-                    self.add_error(f"score_{seat}", error)
-            rows.append((seat, member, score))
+        self.seats.is_valid()
+        rows = [(r, r.cleaned_data.get("score")) for r in self.seats.forms if not r.is_empty()]
         rule_set: RuleSet | None = data.get("rule_set")
-        if rule_set is not None and not self.errors:
+        if rule_set is not None and not self.has_errors():
             self._fill_the_blank_score(rows, rule_set.params(), data.get("deposits_held") or 0)
-        self.scores = {seat: score for seat, _member, score in rows if score is not None}
-        if self.errors:
+        self.scores = {row.seat: score for row, score in rows if score is not None}
+        if self.has_errors():
             return data
         if not rows:
             raise ValidationError(_("Enter the players and their scores."))
-        for seat, member, score in rows:
+        for row, score in rows:
             if score is None:
-                self.add_error(f"score_{seat}", _("Enter the score."))
+                row.add_error("score", _("Enter the score."))
                 continue
-            assert member is not None
-            try:
-                hands = parse_big_hands(data.get(f"hands_{seat}") or "")
-            except ValidationError as error:
-                self.add_error(f"hands_{seat}", error)
-                continue
-            chombo = data.get(f"chombo_{seat}") or 0
-            self.entries.append(PlayerEntry(member, seat, score, chombo, hands))
+            player, chombo, hands = (row.cleaned_data[f] for f in ("player", "chombo", "hands"))
+            self.entries.append(PlayerEntry(player, row.seat, score, chombo or 0, hands))
         return data
 
+    def has_errors(self) -> bool:
+        return bool(self.errors) or any(row.errors for row in self.seats.forms)
+
+    def is_valid(self) -> bool:
+        return super().is_valid() and not self.has_errors()
+
     def _fill_the_blank_score(
-        self,
-        rows: list[tuple[int, Member | None, int | None]],
-        params: rules.RuleParams,
-        deposits_held: int,
+        self, rows: list[tuple[SeatForm, int | None]], params: rules.RuleParams, deposits: int
     ) -> None:
         """With every player named and exactly one score blank, that score is the rest."""
-        blank = [i for i, (_seat, _member, score) in enumerate(rows) if score is None]
+        blank = [i for i, (_row, score) in enumerate(rows) if score is None]
         if len(rows) != params.players or len(blank) != 1:
             return
-        known = [score for _seat, _member, score in rows if score is not None]
-        seat, member, _ = rows[blank[0]]
-        self.filled_score = rules.remaining_score(params, known, deposits_held)
-        rows[blank[0]] = (seat, member, self.filled_score)
-        self.filled_seat = seat
+        known = [score for _row, score in rows if score is not None]
+        row = rows[blank[0]][0]
+        self.filled_score = rules.remaining_score(params, known, deposits)
+        rows[blank[0]] = (row, self.filled_score)
+        self.filled_seat = row.seat
 
     def preview(self) -> dict[str, Any]:
-        """What the live check shows while typing: the table total and, when the game is
-        complete and valid, each player's settlement. Nothing is saved."""
+        """What the live check shows while typing: names that find nobody or several, the
+        table total and, when the game is complete and valid, each player's settlement.
+        Nothing is saved."""
         valid = self.is_valid()
         rule_set: RuleSet | None = self.cleaned_data.get("rule_set")
         if rule_set is None:
@@ -290,13 +348,13 @@ class GameForm(forms.Form):
             "complete": complete,
             "players": params.players,
             "entered": len(self.scores),
-            "expected": params.table_total - deposits,
             "total": sum(self.scores.values()),
             "short": max(0, -balance),
             "over": max(0, balance),
             "excess_off_top": params.total_policy is rules.TotalPolicy.EXCESS_OFF_TOP,
-            "filled_seat": SEAT_NAMES[self.filled_seat] if self.filled_seat is not None else "",
+            "filled_seat": seat_label(self.filled_seat) if self.filled_seat is not None else "",
             "filled_score": self.filled_score,
+            "names": [p for row in self.seats.forms if (p := row.name_problem())],
             "rows": [],
             "problem": "",
         }
@@ -309,7 +367,7 @@ class GameForm(forms.Form):
             return context
         by_seat = {e.seat: e for e in self.entries}
         context["rows"] = [
-            {"seat": SEAT_NAMES[r.seat], "name": by_seat[r.seat].member.name, "result": r}
+            {"seat": seat_label(r.seat), "name": by_seat[r.seat].member.name, "result": r}
             for r in settlement.results
         ]
         return context
@@ -335,6 +393,20 @@ class GameForm(forms.Form):
         self.added_to_attendance = recorded.added_to_attendance
         return game
 
+    def saved_already(self) -> Hanchan | None:
+        """The stored game that is exactly this one already (the same form sent twice)."""
+        game = self.build_game()
+        same = Hanchan.objects.filter(
+            meet=self.meet,
+            round_no=game.round_no,
+            table_no=game.table_no,
+            rule_set=game.rule_set,
+            deposits_held=game.deposits_held,
+            note=game.note,
+        )
+        stored = (same.filter(pk=game.pk) if game.pk else same).first()
+        return stored if stored is not None and stored.holds(self.entries) else None
+
     def _place_error(self, error: ValidationError) -> None:
         """Put a seat's error next to that seat's score, the rest at the top."""
         if hasattr(error, "error_dict"):  # from full_clean(): a unique constraint
@@ -344,11 +416,11 @@ class GameForm(forms.Form):
         for item in items:
             if item.code == "stale":
                 self.stale = True
-            seat = (item.params or {}).get("seat")
-            if seat in SEAT_NAMES and item.code in {"score_not_multiple", "score_out_of_range"}:
-                self.add_error(f"score_{SEAT_NAMES.index(seat)}", item)
-            elif seat in SEAT_NAMES and item.code in {"chombo_negative", "chombo_too_many"}:
-                self.add_error(f"chombo_{SEAT_NAMES.index(seat)}", item)
+            seat = (item.params or {}).get("seat_no")
+            if seat is not None and item.code in {"score_not_multiple", "score_out_of_range"}:
+                self.seats.forms[seat].add_error("score", item)
+            elif seat is not None and item.code in {"chombo_negative", "chombo_too_many"}:
+                self.seats.forms[seat].add_error("chombo", item)
             else:
                 self.add_error(None, item)
 
@@ -364,12 +436,17 @@ def initial_for_game(game: Hanchan) -> dict[str, Any]:
         "version": game.version,
         "unit": ScoreUnit.POINTS,
     }
-    for result in game.results.select_related("member").prefetch_related("big_hands"):
-        seat = result.seat
-        initial[f"player_{seat}"] = result.member.name
-        initial[f"score_{seat}"] = str(result.score)
-        initial[f"chombo_{seat}"] = result.chombo or None
-        initial[f"hands_{seat}"] = format_big_hands(
-            [(h.level, h.yakuman_name) for h in result.big_hands.all()]
-        )
+    results = game.results.select_related("member").prefetch_related("big_hands")
+    by_seat = {result.seat: result for result in results}
+    initial["seats"] = [
+        {
+            "player": r.member.name,
+            "score": str(r.score),
+            "chombo": r.chombo or None,
+            "hands": format_big_hands([(h.level, h.yakuman_name) for h in r.big_hands.all()]),
+        }
+        if (r := by_seat.get(seat))
+        else {}
+        for seat in range(len(Seat))
+    ]
     return initial

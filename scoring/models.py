@@ -24,6 +24,7 @@ from django.db.models.signals import m2m_changed
 from django.dispatch import receiver
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 from simple_history.models import HistoricalRecords
 
 from members.models import Member, no_control_characters
@@ -38,7 +39,19 @@ class Seat(models.IntegerChoices):
 
 
 SEAT_NAMES: tuple[str, ...] = tuple(str(label) for label in Seat.labels)
-"""東 南 西 北, by seat number: the labels of ``Seat``."""
+"""東 南 西 北, by seat number: the labels of ``Seat``, the words of the record sheet."""
+
+SEAT_LABELS = (
+    pgettext_lazy("seat", "E"),
+    pgettext_lazy("seat", "S"),
+    pgettext_lazy("seat", "W"),
+    pgettext_lazy("seat", "N"),
+)
+
+
+def seat_label(seat: int) -> str:
+    """A seat as the page's language writes it: 東 南 西 北 in Japanese, E S W N in English."""
+    return str(SEAT_LABELS[seat])
 
 
 class MeetKind(models.TextChoices):
@@ -175,7 +188,8 @@ def invalid_game_error(error: rules.InvalidGame) -> ValidationError:
     params: dict[str, Any] = {}
     for key, value in error.params.items():
         if key == "seat" and isinstance(value, int) and 0 <= value < len(SEAT_NAMES):
-            params[key] = SEAT_NAMES[value]
+            params[key] = seat_label(value)
+            params["seat_no"] = value
         elif isinstance(value, int):
             params[key] = f"{value:,}"
         else:
@@ -812,6 +826,22 @@ class Hanchan(SettledRecord):
                 ),
                 code="stale",
             )
+
+    def holds(self, entries: Sequence[PlayerEntry]) -> bool:
+        """Whether this stored game's results are exactly ``entries`` (the same players in the
+        same seats with the same scores, chombo and big hands)."""
+        stored = [
+            (
+                r.member_id,
+                r.seat,
+                r.score,
+                r.chombo,
+                sorted(r.big_hands.values_list("level", "yakuman_name")),
+            )
+            for r in self.results.order_by("seat")
+        ]
+        given = [(e.member.pk, e.seat, e.score, e.chombo, sorted(e.big_hands)) for e in entries]
+        return stored == sorted(given)
 
     def remove(self) -> None:
         """Delete this game (its results and big hands go with it, each into the history)."""

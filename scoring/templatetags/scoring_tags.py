@@ -7,6 +7,7 @@ from django import template
 from django.utils import dateformat
 from django.utils.translation import get_language
 
+from scoring.models import seat_label
 from scoring.standings import DayLine, GameLine
 
 register = template.Library()
@@ -23,6 +24,12 @@ def signed_p(value: Decimal | int | None) -> str:
     if number == 0:
         return "0.0"
     return f"+{number}" if number > 0 else f"{MINUS}{-number}"
+
+
+@register.filter
+def seat(value: int) -> str:
+    """A seat number as the page's language writes it: 東 南 西 北, or E S W N."""
+    return seat_label(value)
 
 
 @register.filter

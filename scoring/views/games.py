@@ -1,12 +1,19 @@
 """A game (半荘): entry form, detail with its history, delete."""
 
+from collections.abc import Callable
+from functools import wraps
 from typing import Any
+from urllib.parse import urlencode
 
+from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth.decorators import login_not_required
+from django.contrib.auth.views import redirect_to_login
+from django.contrib.messages.storage.base import BaseStorage
 from django.core.exceptions import ValidationError
 from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import get_object_or_404, redirect, render, resolve_url
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_headers
@@ -29,6 +36,31 @@ def games_with_results() -> Any:
     )
 
 
+def _live_check_signed_in(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A live check (htmx) sent after the session has ended is answered with a note in the
+    live-check box and a way to sign in again, not with the sign-in page drawn inside it.
+    The page keeps what was typed (static/js/game_form.js) and puts it back after sign-in.
+    Anything else from a visitor not signed in goes to sign in, as LoginRequiredMiddleware
+    would send it."""
+
+    @login_not_required
+    @wraps(view)
+    def check(request: HtmxHttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if request.user.is_authenticated:
+            return view(request, *args, **kwargs)
+        if not request.htmx:
+            return redirect_to_login(request.get_full_path())
+        login = f"{resolve_url(settings.LOGIN_URL)}?{urlencode({'next': request.path})}"
+        return render(
+            request,
+            "scoring/game_form.html#settlement",
+            {"preview": {"signed_out": True, "login_url": login}},
+        )
+
+    return check
+
+
+@_live_check_signed_in
 @organizer_required
 @vary_on_headers("HX-Request")
 def game_create(request: HtmxHttpRequest, meet_pk: int) -> HttpResponse:
@@ -42,6 +74,7 @@ def game_create(request: HtmxHttpRequest, meet_pk: int) -> HttpResponse:
     return _game_form(request, meet, None, initial)
 
 
+@_live_check_signed_in
 @organizer_required
 @vary_on_headers("HX-Request")
 def game_edit(request: HtmxHttpRequest, pk: int) -> HttpResponse:
@@ -64,13 +97,17 @@ def _game_form(
         try:
             saved = form.save()
         except ValidationError as error:
+            repeated = form.saved_already()
+            if repeated is not None:  # the same form sent twice (Enter pressed twice)
+                _say_once(request, _("Saved %(game)s.") % {"game": repeated})
+                return redirect(f"{meet.get_absolute_url()}#game-{repeated.pk}")
             if form.stale and game is not None:
                 # Keep the newer data: show it, with the refusal at the top.
                 fresh = Hanchan.objects.get(pk=game.pk)
                 form = GameForm(initial=initial_for_game(fresh), meet=meet, game=fresh)
                 form.stale_message = error.messages[0]
         else:
-            messages.success(request, _("Saved %(game)s.") % {"game": saved})
+            _say_once(request, _("Saved %(game)s.") % {"game": saved})
             if form.added_to_attendance:
                 names = "、".join(m.name for m in form.added_to_attendance)
                 messages.info(request, _("Added to the attendance: %(names)s.") % {"names": names})
@@ -88,6 +125,16 @@ def _game_form(
         },
         status=status,
     )
+
+
+def _say_once(request: HttpRequest, text: str) -> None:
+    """Queue a success message unless the same one waits to be shown already."""
+    waiting = messages.get_messages(request)
+    already = any(m.message == text for m in waiting)
+    if isinstance(waiting, BaseStorage):
+        waiting.used = False  # reading them above must not drop them
+    if not already:
+        messages.success(request, text)
 
 
 def _members_for_typeahead(meet: Meet) -> list[Member]:

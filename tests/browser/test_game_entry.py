@@ -60,7 +60,7 @@ def test_organizer_enters_a_game_with_the_keyboard_alone(page: Page, live_server
 
     page.get_by_role("link", name="この半荘を入力").first.click()
     expect(page.locator("h1")).to_have_text("半荘を入力")
-    expect(page.locator("#id_player_0")).to_be_focused()
+    expect(page.locator("#id_seat-0-player")).to_be_focused()
 
     # From here on: keyboard only. Players by the first letters of their furigana
     # (ひがし alone would match two members; ひがしや is unique), three scores, the fourth
@@ -88,3 +88,194 @@ def test_organizer_enters_a_game_with_the_keyboard_alone(page: Page, live_server
     # Entry speed: 4 name prefixes (11 characters), 3 scores (15 digits), 6 Tabs and Enter.
     print(f"\nentry speed: {keys.keys} key presses, 0 clicks, for one game")
     assert keys.keys == 33
+
+
+@pytest.fixture
+def meet_of_four(organizer):
+    """A meet today under the club's rule, the first four players attending."""
+    from django.utils import timezone
+
+    from scoring.models import Meet, RuleSet
+
+    meet = Meet.objects.create(
+        date=timezone.localdate(), kind="wed", rule_set=RuleSet.objects.default()
+    )
+    players = [Member.objects.get(name=name) for name, _ in PLAYERS[:4]]
+    meet.attendees.set(players)
+    return meet
+
+
+@pytest.fixture
+def drawn_table(monkeypatch, meet_of_four):
+    """The game form opens as the draw's view will open it: initial["players"] holds the
+    drawn table's members in seat order (the contract with the table draw)."""
+    from scoring.views import games
+
+    drawn = [Member.objects.get(name=name) for name, _ in PLAYERS[:4]]
+    form_for = games._game_form
+
+    def with_drawn_players(request, meet, game, initial):
+        return form_for(request, meet, game, {**initial, "players": drawn})
+
+    monkeypatch.setattr(games, "_game_form", with_drawn_players)
+    return drawn
+
+
+def test_a_drawn_table_is_three_scores_and_enter(
+    page: Page, live_server, meet_of_four, drawn_table
+):
+    sign_in(page, live_server, "alice", "alice-pass-123")
+    meet = meet_of_four
+    page.goto(f"{live_server.url}/meets/{meet.pk}/games/new/?table=1&round=1")
+    expect(page.locator("#id_seat-3-player")).to_have_value("北村 三郎")
+    expect(page.locator("#id_seat-0-score")).to_be_focused()
+
+    # Seats as drawn: 東's score, Tab past 南's name to 南's score, …, 北 left blank, Enter.
+    keys = KeyCounter(page)
+    keys.type("32600")
+    keys.press("Tab")
+    keys.press("Tab")
+    keys.type("30000")
+    keys.press("Tab")
+    keys.press("Tab")
+    keys.type("30000")
+    expect(page.locator("#settlement")).to_contain_text("北：27,400 点")
+    keys.press("Enter")
+
+    expect(page.locator(".message")).to_contain_text("を保存しました")
+    game = page.locator("article.game").first
+    for text in ["東山 一郎", "32,600", "+32.6", "北村 三郎", "27,400", "−32.6"]:
+        expect(game).to_contain_text(text)
+    print(f"\nentry from a drawn table: {keys.keys} key presses, 0 clicks, for one game")
+    assert keys.keys == 20
+
+
+def test_enter_twice_saves_once_and_shows_one_result(
+    page: Page, live_server, meet_of_four, drawn_table
+):
+    from scoring.models import Hanchan
+
+    sign_in(page, live_server, "alice", "alice-pass-123")
+    meet = meet_of_four
+    page.goto(f"{live_server.url}/meets/{meet.pk}/games/new/?table=1&round=1")
+    for seat, score in [(0, "32600"), (1, "30000"), (2, "30000")]:
+        page.fill(f"#id_seat-{seat}-score", score)
+    expect(page.locator("#settlement")).to_contain_text("合計 120,000 点 ✓")
+    sent = []  # the form's saves (the live check's requests carry preview=1)
+    page.on(
+        "request",
+        lambda r: sent.append(r) if r.method == "POST" and "preview" not in r.post_data else None,
+    )
+    page.locator("#id_seat-2-score").focus()
+    page.keyboard.press("Enter")
+    page.keyboard.press("Enter")  # before the first has come back
+
+    expect(page.locator(".message")).to_contain_text("を保存しました")
+    expect(page.locator(".message")).to_have_count(1)
+    expect(page.locator("body")).not_to_contain_text("すでに入力されています")
+    assert Hanchan.objects.count() == 1
+    assert len(sent) == 1  # the page sent it once; the server takes a repeat as saved too
+
+
+def test_what_was_typed_outlives_the_session(page: Page, live_server, meet_of_four):
+    sign_in(page, live_server, "alice", "alice-pass-123")
+    page.goto(f"{live_server.url}/meets/{meet_of_four.pk}/games/new/?table=2&round=1")
+    page.keyboard.type("ひがしや")
+    page.keyboard.press("Tab")
+    page.keyboard.type("32600")
+    page.keyboard.press("Tab")
+    expect(page.locator("#settlement")).to_contain_text("4 人中 1 人入力済み")
+
+    # The session ends while the organizer types (the CSRF cookie stays, as it would).
+    page.context.clear_cookies(name="sessionid")
+    page.keyboard.type("みなみ")
+    page.keyboard.press("Tab")
+    page.keyboard.type("30000")
+    settlement = page.locator("#settlement")
+    expect(settlement).to_contain_text("ログインの有効期限が切れたため")
+    expect(settlement.locator("#id_username")).to_have_count(0)
+
+    settlement.get_by_role("link", name="ログインし直して続ける").click()
+    page.fill("#id_username", "alice")
+    page.fill("#id_password", "alice-pass-123")
+    page.press("#id_password", "Enter")
+
+    # Back at the form, with what was typed.
+    page.wait_for_url(f"{live_server.url}/meets/{meet_of_four.pk}/games/new/")
+    expect(page.locator("#draft-note")).to_be_visible()
+    expect(page.locator("#id_seat-0-player")).to_have_value("ひがしや")
+    expect(page.locator("#id_seat-1-player")).to_have_value("みなみ")
+    expect(page.locator("#id_seat-1-score")).to_have_value("30000")
+    expect(page.locator("#id_table_no")).to_have_value("2")
+    expect(page.locator("#settlement")).to_contain_text("4 人中 2 人入力済み")
+
+    page.fill("#id_seat-2-player", "にし")
+    page.fill("#id_seat-2-score", "30000")
+    page.fill("#id_seat-3-player", "きた")
+    expect(page.locator("#settlement")).to_contain_text("合計 120,000 点 ✓")
+    page.locator("#id_seat-3-player").press("Enter")
+    expect(page.locator(".message")).to_contain_text("1回戦 2卓")
+
+    # A later visit to the form starts clean.
+    page.goto(f"{live_server.url}/meets/{meet_of_four.pk}/games/new/?table=3&round=1")
+    expect(page.locator("#id_seat-0-player")).to_have_value("")
+    expect(page.locator("#draft-note")).to_be_hidden()
+
+
+def test_total_and_save_stay_in_view_with_the_keyboard_open(page: Page, live_server, meet_of_four):
+    """A tablet with its on-screen keyboard open leaves about 1024×400 of the page."""
+    page.set_viewport_size({"width": 1024, "height": 400})
+    sign_in(page, live_server, "alice", "alice-pass-123")
+    page.goto(f"{live_server.url}/meets/{meet_of_four.pk}/games/new/")
+    settlement = page.locator("#settlement")
+    save = page.get_by_role("button", name="保存（Enter）")
+    for seat, (prefix, score) in enumerate(
+        [("ひがしや", "32600"), ("みなみ", "30000"), ("にし", "30000"), ("きた", "")]
+    ):
+        page.locator(f"#id_seat-{seat}-player").focus()
+        page.keyboard.type(prefix)
+        page.keyboard.press("Tab")
+        page.keyboard.type(score)
+        focused = page.locator(f"#id_seat-{seat}-score")
+        for element in (settlement, save, focused):
+            top, bottom = element.evaluate(
+                "el => [el.getBoundingClientRect().top, el.getBoundingClientRect().bottom]"
+            )
+            assert top >= 0 and bottom <= 400, (seat, element, top, bottom)
+        # Nothing lies over the field being typed in: it is what the page shows there.
+        assert focused.evaluate(
+            "el => { const r = el.getBoundingClientRect();"
+            " return document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2) === el; }"
+        ), seat
+    expect(settlement).to_contain_text("合計 120,000 点 ✓")
+    page.screenshot(path="/tmp/entry-shots/test-keyboard-1024x400.png")
+
+
+def test_a_save_sent_after_the_session_ended_comes_back_filled(
+    page: Page, live_server, meet_of_four
+):
+    from scoring.models import Hanchan
+
+    sign_in(page, live_server, "alice", "alice-pass-123")
+    page.goto(f"{live_server.url}/meets/{meet_of_four.pk}/games/new/?table=2&round=1")
+    for seat, (prefix, score) in enumerate(
+        [("ひがしや", "32600"), ("みなみ", "30000"), ("にし", "30000"), ("きた", "")]
+    ):
+        page.fill(f"#id_seat-{seat}-player", prefix)
+        page.fill(f"#id_seat-{seat}-score", score)
+    expect(page.locator("#settlement")).to_contain_text("合計 120,000 点 ✓")
+
+    page.context.clear_cookies(name="sessionid")
+    page.locator("#id_seat-3-player").press("Enter")  # the save meets an ended session
+    page.wait_for_url("**/login/**")
+    page.fill("#id_username", "alice")
+    page.fill("#id_password", "alice-pass-123")
+    page.press("#id_password", "Enter")
+
+    expect(page.locator("#draft-note")).to_be_visible()
+    expect(page.locator("#id_seat-3-player")).to_have_value("きた")
+    expect(page.locator("#settlement")).to_contain_text("合計 120,000 点 ✓")
+    assert not Hanchan.objects.exists()
+    page.locator("#id_seat-3-player").press("Enter")
+    expect(page.locator(".message")).to_contain_text("1回戦 2卓")
+    assert Hanchan.objects.count() == 1

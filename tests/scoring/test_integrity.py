@@ -260,8 +260,8 @@ def game_post(rule_set, players, scores, table=2, round_no=1, **extra):
         "deposits_held": "0",
     }
     for seat, (name, score) in enumerate(zip(players, scores, strict=True)):
-        data[f"player_{seat}"] = name
-        data[f"score_{seat}"] = score
+        data[f"seat-{seat}-player"] = name
+        data[f"seat-{seat}-score"] = score
     data.update(extra)
     return data
 

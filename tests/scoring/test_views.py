@@ -1,5 +1,6 @@
 """Meets and game entry: who may do what, the live check, errors, version check, history."""
 
+import re
 from decimal import Decimal
 
 import pytest
@@ -21,19 +22,25 @@ def game_post(club_rule, **overrides):
         "rule_set": str(club_rule.pk),
         "unit": "points",
         "deposits_held": "0",
-        "player_0": "ひがし",
-        "score_0": "32600",
-        "player_1": "みなみ",
-        "score_1": "30000",
-        "player_2": "にし",
-        "score_2": "30000",
-        "player_3": "きた",
-        "score_3": "",
-        "chombo_0": "1",
-        "hands_0": "満貫;役満(国士無双)",
+        "seat-0-player": "ひがし",
+        "seat-0-score": "32600",
+        "seat-1-player": "みなみ",
+        "seat-1-score": "30000",
+        "seat-2-player": "にし",
+        "seat-2-score": "30000",
+        "seat-3-player": "きた",
+        "seat-3-score": "",
+        "seat-0-chombo": "1",
+        "seat-0-hands": "満貫;役満(国士無双)",
     }
-    data.update(overrides)
+    data.update({seat_field(key): value for key, value in overrides.items()})
     return data
+
+
+def seat_field(key):
+    """A seat row's field by a short name: score_3 is the form's seat-3-score."""
+    match = re.fullmatch(r"(player|score|chombo|hands)_([0-3])", key)
+    return f"seat-{match[2]}-{match[1]}" if match else key
 
 
 def state():
@@ -238,12 +245,12 @@ class TestGameEntry:
     @pytest.mark.parametrize(
         ("overrides", "field_error"),
         [
-            ({"score_0": "32650"}, "32,650 点は 100 点単位ではありません"),
-            ({"score_0": "abc"}, "持ち点は数字で入力してください"),
-            ({"player_1": "だれか"}, "「だれか」という会員はいません"),
-            ({"player_3": "", "score_3": "27400"}, "この席の対局者を入力してください"),
-            ({"hands_0": "大満貫"}, "「大満貫」は役の種類として読めません"),
-            ({"chombo_0": "-1"}, "0 以上"),
+            ({"seat-0-score": "32650"}, "32,650 点は 100 点単位ではありません"),
+            ({"seat-0-score": "abc"}, "持ち点は数字で入力してください"),
+            ({"seat-1-player": "だれか"}, "「だれか」という会員はいません"),
+            ({"seat-3-player": "", "seat-3-score": "27400"}, "この席の対局者を入力してください"),
+            ({"seat-0-hands": "大満貫"}, "「大満貫」は役の種類として読めません"),
+            ({"seat-0-chombo": "-1"}, "0 以上"),
         ],
     )
     def test_errors_are_shown_next_to_the_field_and_nothing_is_saved(

@@ -78,8 +78,8 @@ def game_post(rule, players, **extra):
         "round_no": "1",
         "rule_set": str(rule.pk),
         "unit": "points",
-        **{f"player_{i}": m.name for i, m in enumerate(players)},
-        **{f"score_{i}": s for i, s in enumerate(["40000", "30000", "30000", "20000"])},
+        **{f"seat-{i}-player": m.name for i, m in enumerate(players)},
+        **{f"seat-{i}-score": s for i, s in enumerate(["40000", "30000", "30000", "20000"])},
         **extra,
     }
 
@@ -186,7 +186,7 @@ def test_the_last_allowed_meet_day_keeps_every_page_working(member_client, club_
 
 def test_a_long_yakuman_name_is_refused_in_the_form(organizer_client, club_rule, four_members):
     meet = Meet.objects.create(date="2025-04-09", kind="wed", rule_set=club_rule)
-    data = game_post(club_rule, four_members, hands_0=f"役満({'国' * 41})")
+    data = game_post(club_rule, four_members, **{"seat-0-hands": f"役満({'国' * 41})"})
     response = organizer_client.post(f"/meets/{meet.pk}/games/new/", data)
     assert response.status_code == 400
     assert "40 文字" in response.content.decode()

@@ -1,0 +1,153 @@
+"""The game form at the venue: seat rows, names the live check cannot place, a drawn table's
+players, an ended session, the same form sent twice, English seat letters."""
+
+import pytest
+from django.test import Client
+
+from members.models import Member
+from scoring.forms import GameForm
+from scoring.models import Hanchan
+from tests.scoring.test_views import game_post
+
+pytestmark = pytest.mark.django_db
+
+
+def live_check(client, meet, data):
+    return client.post(
+        f"/meets/{meet.pk}/games/new/", {**data, "preview": "1"}, HTTP_HX_REQUEST="true"
+    ).content.decode()
+
+
+class TestSeatRows:
+    def test_a_drawn_tables_players_fill_the_seat_rows_in_order(self, meet, four_members):
+        drawn = [four_members[2], four_members[0], four_members[3], four_members[1]]
+        form = GameForm(initial={"players": drawn, "rule_set": meet.rule_set_id}, meet=meet)
+        assert [row["player"].value() for row in form.seats] == [m.name for m in drawn]
+        assert [row["score"].value() for row in form.seats] == [None] * 4
+        # The names are in: typing starts at 東's score.
+        assert form.seats.forms[0].fields["score"].widget.attrs.get("autofocus")
+        assert not form.seats.forms[0].fields["player"].widget.attrs.get("autofocus")
+
+    def test_the_prefilled_names_are_sent_and_saved_as_typed(
+        self, organizer_client, meet, four_members, club_rule
+    ):
+        drawn = [four_members[2], four_members[0], four_members[3], four_members[1]]
+        html = GameForm(initial={"players": drawn}, meet=meet).seats.forms[1].as_div()
+        assert 'name="seat-1-player"' in html and 'value="東山 一郎"' in html
+        data = game_post(club_rule, **{f"player_{i}": m.name for i, m in enumerate(drawn)})
+        assert organizer_client.post(f"/meets/{meet.pk}/games/new/", data).status_code == 302
+        game = Hanchan.objects.get(table_no=2)
+        assert [r.member for r in game.results.order_by("seat")] == drawn
+
+    def test_no_management_form_is_needed_nor_trusted(self, organizer_client, meet, club_rule):
+        data = {**game_post(club_rule), "seat-TOTAL_FORMS": "1000", "seat-INITIAL_FORMS": "x"}
+        assert organizer_client.post(f"/meets/{meet.pk}/games/new/", data).status_code == 302
+        assert Hanchan.objects.get(table_no=2).results.count() == 4
+
+
+class TestNamesInTheLiveCheck:
+    def test_a_name_that_finds_nobody_is_shown_with_close_names(
+        self, organizer_client, meet, club_rule
+    ):
+        html = live_check(organizer_client, meet, game_post(club_rule, player_1="みなみx"))
+        assert "南「みなみx」：該当なし（近い名前：南野 花子）" in html
+
+    def test_a_name_close_to_nobody_says_so_alone(self, organizer_client, meet, club_rule):
+        html = live_check(organizer_client, meet, game_post(club_rule, player_1="ぬ"))
+        assert "南「ぬ」：該当なし" in html and "近い名前" not in html
+
+    def test_a_name_that_finds_several_lists_them(self, organizer_client, meet, club_rule):
+        Member.objects.create(name="伊藤 節子", furigana="いとう せつこ")
+        Member.objects.create(name="伊藤 一郎", furigana="いとう いちろう")
+        html = live_check(organizer_client, meet, game_post(club_rule, player_3="いとう"))
+        assert "北「いとう」：候補 伊藤 一郎、伊藤 節子" in html
+
+    def test_names_found_show_no_name_line(self, organizer_client, meet, club_rule):
+        html = live_check(organizer_client, meet, game_post(club_rule))
+        assert "該当なし" not in html and "候補" not in html
+
+
+class TestSessionEnded:
+    def test_the_live_check_says_so_instead_of_drawing_the_sign_in_page(self, meet, club_rule):
+        response = Client().post(
+            f"/meets/{meet.pk}/games/new/",
+            {**game_post(club_rule), "preview": "1"},
+            HTTP_HX_REQUEST="true",
+        )
+        html = response.content.decode()
+        assert response.status_code == 200
+        assert html.strip().startswith('<section id="settlement"')
+        assert "ログインの有効期限が切れたため" in html
+        assert f'href="/login/?next=%2Fmeets%2F{meet.pk}%2Fgames%2Fnew%2F"' in html
+        assert "id_username" not in html and "id_password" not in html
+        assert not Hanchan.objects.exists()
+
+    def test_without_htmx_the_visitor_is_still_sent_to_sign_in(self, meet, recorded_game):
+        for url in (f"/meets/{meet.pk}/games/new/?table=2", f"/games/{recorded_game.pk}/edit/"):
+            response = Client().post(url, {})
+            assert response.status_code == 302
+            assert response["Location"].startswith("/login/?next=")
+
+    def test_a_member_still_gets_no_live_check(self, member_client, meet, club_rule):
+        response = member_client.post(
+            f"/meets/{meet.pk}/games/new/",
+            {**game_post(club_rule), "preview": "1"},
+            HTTP_HX_REQUEST="true",
+        )
+        assert response.status_code == 403
+
+
+class TestSentTwice:
+    def test_the_same_game_sent_twice_is_saved_once_and_said_once(
+        self, organizer_client, meet, club_rule
+    ):
+        url = f"/meets/{meet.pk}/games/new/"
+        first = organizer_client.post(url, game_post(club_rule))
+        second = organizer_client.post(url, game_post(club_rule))
+        game = Hanchan.objects.get()
+        assert first.status_code == second.status_code == 302
+        assert first["Location"] == second["Location"] == f"/meets/{meet.pk}/#game-{game.pk}"
+        html = organizer_client.get(second["Location"]).content.decode()
+        assert html.count("を保存しました") == 1
+        assert "すでに入力されています" not in html
+        assert game.version == 1
+
+    def test_a_change_sent_twice_is_saved_once(
+        self, organizer_client, meet, recorded_game, club_rule
+    ):
+        url = f"/games/{recorded_game.pk}/edit/"
+        data = game_post(club_rule, table_no="1", version="1")
+        first = organizer_client.post(url, data)
+        second = organizer_client.post(url, data)  # still from version 1
+        assert first.status_code == second.status_code == 302
+        recorded_game.refresh_from_db()
+        assert recorded_game.version == 2
+        html = organizer_client.get(second["Location"]).content.decode()
+        assert html.count("を保存しました") == 1
+        assert "他の人がこの半荘を変更しました" not in html
+
+    def test_a_different_game_at_the_same_table_is_still_refused(
+        self, organizer_client, meet, club_rule
+    ):
+        url = f"/meets/{meet.pk}/games/new/"
+        organizer_client.post(url, game_post(club_rule))
+        response = organizer_client.post(url, game_post(club_rule, score_0="33600"))
+        assert response.status_code == 400
+        assert "この回戦・卓の半荘はすでに入力されています。" in response.content.decode()
+
+
+def test_english_pages_write_seats_as_letters_and_chombo_with_a_space(
+    organizer_client, meet, club_rule
+):
+    organizer_client.post(f"/meets/{meet.pk}/games/new/", game_post(club_rule))
+    organizer_client.cookies["django_language"] = "en"
+    form = organizer_client.get(f"/meets/{meet.pk}/games/new/").content.decode()
+    assert '<th scope="row" class="seat">N</th>' in form
+    assert "東" not in form.split('<table class="entry">')[1].split("</table>")[0]
+    html = live_check(organizer_client, meet, game_post(club_rule, round_no="2"))
+    assert "N: 27,400 points" in html
+    page = organizer_client.get(f"/meets/{meet.pk}/").content.decode()
+    assert "Chombo 1" in page and "Chombo1" not in page
+    game = Hanchan.objects.get()
+    detail = organizer_client.get(f"/games/{game.pk}/").content.decode()
+    assert "<tr><td>N</td><td>北村 三郎</td>" in detail
