@@ -169,6 +169,9 @@ class GameForm(forms.Form):
 
         if game is None:
             self.fields["player_0"].widget.attrs["autofocus"] = True
+        # The players of a drawn table (卓組み), in the draw's order, onto the seat fields.
+        for seat, member in zip(self.SEATS, self.initial.get("players") or (), strict=False):
+            self.initial.setdefault(f"player_{seat}", member.name)
 
     def seat_rows(self) -> list[dict[str, Any]]:
         return [
