@@ -263,6 +263,16 @@ def test_the_board_before_a_draw(member_client, meet13):
 
 
 @pytest.mark.slow
+def test_forty_players_draw_on_one_a4_page(member_client, club_rule, people):
+    more = [Member.objects.create(name=f"長谷川 美代子{i}", furigana="はせがわ") for i in range(24)]
+    meet = Meet.objects.create(date=date(2025, 5, 21), kind="wed", rule_set=club_rule)
+    meet.attendees.set(people + more)
+    drawn(meet, seed=1)
+    response = member_client.get(f"/meets/{meet.pk}/draw.pdf")
+    assert len(PdfReader(BytesIO(response.content)).pages) == 1
+
+
+@pytest.mark.slow
 def test_the_pdf_has_every_round(member_client, meet13):
     drawn(meet13, seed=1)
     response = member_client.get(f"/meets/{meet13.pk}/draw.pdf")
