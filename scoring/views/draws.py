@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from django import forms
 from django.contrib import messages
 from django.core.exceptions import ValidationError
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -127,11 +128,12 @@ def draw_make(request: HttpRequest, pk: int) -> HttpResponse:
         seed = secrets.randbelow(SEED_LIMIT)
     from_round: int = form.cleaned_data["from_round"]
     try:
-        if meet.draw_mode != form.cleaned_data["draw_mode"]:
-            meet.draw_mode = form.cleaned_data["draw_mode"]
-            meet.save()
-        drawn = make_draw(meet, seed=seed, from_round=from_round)
-        save_draw(meet, drawn, seed=seed)
+        with transaction.atomic():  # a refused draw leaves the mode as it was too
+            if meet.draw_mode != form.cleaned_data["draw_mode"]:
+                meet.draw_mode = form.cleaned_data["draw_mode"]
+                meet.save()
+            drawn = make_draw(meet, seed=seed, from_round=from_round)
+            save_draw(meet, drawn, seed=seed)
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
         return back

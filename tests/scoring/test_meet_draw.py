@@ -213,6 +213,14 @@ def test_the_page_changes_the_mode(organizer_client, meet13):
     assert DrawnPlace.objects.filter(meet=meet13, table_no=None).count() == 3
 
 
+def test_a_refused_draw_keeps_the_mode(organizer_client, meet, four_members):
+    meet.attendees.set(four_members[:2])
+    organizer_client.post(f"/meets/{meet.pk}/draw/make/", {"from_round": 1, "draw_mode": "sit_out"})
+    meet.refresh_from_db()
+    assert meet.draw_mode == DrawMode.THREE_PLAYER_TABLES
+    assert not DrawnPlace.objects.exists()
+
+
 def test_no_draw_on_a_finalised_meet_page(organizer_client, meet13):
     meet13.finalise()
     response = organizer_client.post(
