@@ -267,6 +267,21 @@ def test_members_read_the_board(member_client, meet13):
     assert member_client.get(f"/meets/{meet13.pk}/draw/?round=x").status_code == 200
 
 
+def test_the_meet_page_offers_the_draw_only_where_it_can_be_used(
+    organizer_client, member_client, meet13
+):
+    assert 'id="draw"' in organizer_client.get(f"/meets/{meet13.pk}/").content.decode()
+    assert 'id="draw"' not in member_client.get(f"/meets/{meet13.pk}/").content.decode()
+    meet13.finalise()
+    assert 'id="draw"' not in organizer_client.get(f"/meets/{meet13.pk}/").content.decode()
+    meet13.reopen("draw")
+    drawn(meet13)
+    meet13.finalise()
+    page = member_client.get(f"/meets/{meet13.pk}/").content.decode()
+    assert 'id="draw"' in page  # the board and the PDF stay
+    assert "draw/make/" not in page
+
+
 def test_the_board_before_a_draw(member_client, meet13):
     assert member_client.get(f"/meets/{meet13.pk}/draw/").status_code == 200
 
