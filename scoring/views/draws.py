@@ -67,10 +67,9 @@ class GridRow:
     round_no: int
     cells: tuple[GridCell, ...]
     sitting_out: tuple[str, ...]
-    can_redraw: bool
 
 
-def grid_with_draw(sheet: MeetSheet, drawn: MeetDraw | None, started: set[int]) -> list[GridRow]:
+def grid_with_draw(sheet: MeetSheet, drawn: MeetDraw | None) -> list[GridRow]:
     """The meet's grid (rounds × tables) with the drawn tables in it: every drawn table has a
     cell, and a game at a drawn table names its substitutes."""
     tables = max(sheet.tables, drawn.tables if drawn else 0)
@@ -99,7 +98,6 @@ def grid_with_draw(sheet: MeetSheet, drawn: MeetDraw | None, started: set[int]) 
                 row.round_no,
                 tuple(cells),
                 tuple(m.name for m in out),
-                row.round_no <= Meet.ROUNDS and max(started, default=0) < row.round_no,
             )
         )
     return rows
@@ -212,7 +210,7 @@ def meet_draw_context(meet: Meet, sheet: MeetSheet) -> dict[str, object]:
     started = {r.round_no for r in sheet.rounds if r.games}
     return {
         "drawn": drawn,
-        "grid": grid_with_draw(sheet, drawn, started),
+        "grid": grid_with_draw(sheet, drawn),
         "draw_form": draw_form_for(meet, started),
         "can_draw": max(started, default=0) < Meet.ROUNDS,
     }
