@@ -12,7 +12,15 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext_lazy as _
 from simple_history.admin import SimpleHistoryAdmin
 
-from scoring.models import BigHand, Hanchan, HanchanResult, Meet, RuleSet, StandingsGroup
+from scoring.models import (
+    BigHand,
+    DrawnPlace,
+    Hanchan,
+    HanchanResult,
+    Meet,
+    RuleSet,
+    StandingsGroup,
+)
 
 
 # django-simple-history ships no types, so its admin is Any to mypy.
@@ -147,3 +155,11 @@ class HanchanAdmin(ReadOnlyAdmin):
 class BigHandAdmin(ReadOnlyAdmin):
     list_display = ["result", "level", "yakuman_name"]
     list_filter = ["level"]
+
+
+@admin.register(DrawnPlace)
+class DrawnPlaceAdmin(ReadOnlyAdmin):
+    """The table draw, with its history; it is made and changed on the meet page only."""
+
+    list_display = ["meet", "round_no", "table_no", "order", "member", "seed"]
+    list_filter = ["meet"]

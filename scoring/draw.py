@@ -32,6 +32,10 @@ What the code follows:
   player with the most recent pairs (a regular) would sit out every round of every meet.
   With fairness first, who takes the short seats is decided by fairness, and among those
   draws the recent pairs are avoided.
+- Redraw (``redraw_tables``): when the attendance changes during a meet (a late arrival,
+  someone leaving), the rounds not yet started are drawn again for who is present, and the
+  rounds already started stay as they were. Those count like drawn rounds: meeting a kept
+  round's tablemate again is a repeat, and a kept short seat counts for fairness.
 - Search: a seeded local search over the whole meet jointly. A move swaps two players of one
   round between two groups (tables or the sit-out group); its change of score is computed
   from the pairs it touches. Moves that do not worsen the score are taken (plateau walks),
@@ -177,12 +181,42 @@ def draw_tables[P: Hashable](
     effort: int = 1,
 ) -> Draw[P]:
     """Draw the tables of a meet. ``effort`` multiplies the search budget."""
+    return redraw_tables(
+        players, (), rounds=rounds, seed=seed, history=history, mode=mode, effort=effort
+    )
+
+
+def redraw_tables[P: Hashable](
+    players: Sequence[P],
+    kept: Sequence[Round[P]],
+    *,
+    rounds: int = DEFAULT_ROUNDS,
+    seed: int = 0,
+    history: History[P] | None = None,
+    mode: Mode = Mode.THREE_PLAYER_TABLES,
+    effort: int = 1,
+) -> Draw[P]:
+    """Draw rounds ``len(kept) + 1`` to ``rounds`` for ``players`` (the attendance now),
+    keeping the rounds already started or played (``kept``) as they were.
+
+    The kept rounds count as this meet's rounds: a pair who met there and meets again is a
+    repeat, and a short seat there counts towards the player's short seats of the meet. Who
+    is in ``kept`` but not in ``players`` has left (their pairs no longer matter); who is in
+    ``players`` but not in ``kept`` came late (the rounds they missed are not short seats).
+    The returned draw holds every round, the kept ones first, and its score is the whole
+    meet's. With no kept rounds this is ``draw_tables``: the same seed gives the same draw.
+    """
     if len(set(players)) != len(players):
         raise ValueError("a player is listed twice")
     if rounds < 1:
         raise ValueError("a meet has at least one round")
+    if len(kept) > rounds:
+        raise ValueError("more rounds kept than the meet has")
     history = history or History()
+    kept = tuple(kept)
     n = len(players)
+    if len(kept) == rounds:
+        return Draw(kept, meet_score(kept, history))
     sizes, sit_out = table_sizes(n, mode)
     index = {p: i for i, p in enumerate(players)}
     # Groups of a round: the tables, then the sit-out group (not a table) if any.
@@ -198,6 +232,23 @@ def draw_tables[P: Hashable](
             if a is not None and b is not None:
                 w[a * n + b] = w[b * n + a] = weight
     sw = [history.short.get(p, 0) for p in players]
+    # What the kept rounds left: meetings of present pairs and short seats of present players.
+    base_cnt = [0] * (n * n)
+    base_shorts = [0] * n
+    for rnd in kept:
+        for table in rnd.tables:
+            seated = [index[p] for p in table if p in index]
+            for i, a in enumerate(seated):
+                for b in seated[i + 1 :]:
+                    base_cnt[a * n + b] += 1
+                    base_cnt[b * n + a] += 1
+            if len(table) == 3:
+                for a in seated:
+                    base_shorts[a] += 1
+        for p in rnd.sitting_out:
+            if p in index:
+                base_shorts[index[p]] += 1
+    to_draw = rounds - len(kept)
 
     pairs_per_round = sum(s * (s - 1) // 2 for s in sizes)
     shorts_per_round = sum(s for s, short in zip(group_size, is_short, strict=True) if short)
@@ -211,14 +262,25 @@ def draw_tables[P: Hashable](
     best: tuple[int, list[list[list[int]]]] | None = None
     for _ in range(restarts):
         found = _search(
-            n, rounds, group_size, is_table, is_short, n_groups, w, sw, (m1, m2, m3), rng, budget
+            n,
+            to_draw,
+            group_size,
+            is_table,
+            is_short,
+            n_groups,
+            w,
+            sw,
+            (m1, m2, m3),
+            rng,
+            budget,
+            (base_cnt, base_shorts),
         )
         if best is None or found[0] < best[0]:
             best = found
         if best[0] == 0:
             break
     assert best is not None
-    result: list[Round[P]] = []
+    result: list[Round[P]] = list(kept)
     for groups in best[1]:
         tables = [
             tuple(players[i] for i in sorted(g))
@@ -247,9 +309,11 @@ def _search(
     mults: tuple[int, int, int],
     rng: random.Random,
     budget: int,
+    base: tuple[list[int], list[int]],
 ) -> tuple[int, list[list[list[int]]]]:
     """One restart: a random seating, then ``budget`` proposed swaps. Returns the best
-    combined score seen and its groups (per round, per group, player indices)."""
+    combined score seen (beyond what the kept rounds, ``base``, cost already) and its groups
+    (per round, per group, player indices)."""
     m1, m2, m3 = mults
     groups: list[list[list[int]]] = []
     where: list[list[int]] = []  # where[r][p] = group of p in round r
@@ -267,8 +331,8 @@ def _search(
             for p in members:
                 loc[p] = g
         where.append(loc)
-    cnt = [0] * (n * n)
-    shorts = [0] * n
+    cnt = list(base[0])
+    shorts = list(base[1])
     total = 0
     for r in range(rounds):
         for g in range(n_groups):

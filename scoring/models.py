@@ -60,6 +60,14 @@ class MeetKind(models.TextChoices):
     OTHER = "other", _("Other")
 
 
+class DrawMode(models.TextChoices):
+    """What the table draw does with an attendance that is not a multiple of 4 (the values
+    are ``scoring.draw.Mode``'s)."""
+
+    THREE_PLAYER_TABLES = "three_player_tables", _("Tables of three (3-player rules)")
+    SIT_OUT = "sit_out", _("Sit out in turn (抜け番)")
+
+
 class HandLevel(models.TextChoices):
     MANGAN = "mangan", _("Mangan")
     HANEMAN = "haneman", _("Haneman")
@@ -507,6 +515,13 @@ class Meet(models.Model):
     note = models.CharField(
         _("note"), max_length=200, blank=True, validators=[no_control_characters]
     )
+    draw_mode = models.CharField(
+        _("when the attendance is not a multiple of 4"),
+        max_length=20,
+        choices=DrawMode.choices,
+        default=DrawMode.THREE_PLAYER_TABLES,
+        help_text=_("How the table draw seats the players left over from tables of four."),
+    )
 
     history = HistoricalRecords(m2m_fields=[attendees])
 
@@ -527,7 +542,7 @@ class Meet(models.Model):
 
         return f"{meet_date(self.date)} {self.get_kind_display()}"
 
-    FROZEN_FIELDS = ("date", "kind", "rule_set_id", "note")
+    FROZEN_FIELDS = ("date", "kind", "rule_set_id", "note", "draw_mode")
     """What a finalised meet keeps as it is (its games and attendance too) until reopened."""
 
     _reopening = False
@@ -610,6 +625,68 @@ def _attendance_of_a_finalised_meet(
     pks = list(kwargs.get("pk_set") or ()) if reverse else [instance.pk]
     if Meet.objects.filter(pk__in=pks, is_final=True).exists():
         raise finalised_error()
+
+
+class DrawnPlace(models.Model):
+    """One player's place in one round of a meet's table draw (卓組み): the table they play
+    at, or none when they sit out (抜け番) that round.
+
+    The draw names the players of each table, not their seats: under the club's rules the
+    seats are decided at the table with the dice (sheet 002, 「場所決め」), so ``order`` is only
+    the draw's order of listing. ``seed`` is the seed of the draw that made the row (a redraw
+    of later rounds has its own). Rows are written by ``scoring.meet_draw.save_draw`` only,
+    and never while the meet is finalised (``save`` and ``delete`` refuse).
+    """
+
+    meet = models.ForeignKey(
+        Meet, verbose_name=_("meet"), on_delete=models.CASCADE, related_name="drawn_places"
+    )
+    round_no = models.PositiveSmallIntegerField(
+        _("round"), validators=[MinValueValidator(1), MaxValueValidator(20)]
+    )
+    table_no = models.PositiveSmallIntegerField(
+        _("table"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(50)],
+        help_text=_("Empty: sits out this round."),
+    )
+    order = models.PositiveSmallIntegerField(_("order"), default=0)
+    member = models.ForeignKey(
+        Member, verbose_name=_("member"), on_delete=models.PROTECT, related_name="drawn_places"
+    )
+    seed = models.BigIntegerField(_("seed"), default=0)
+
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("drawn place")
+        verbose_name_plural = _("drawn places")
+        ordering = ["meet", "round_no", "table_no", "order"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["meet", "round_no", "member"], name="one_drawn_place_per_round"
+            ),
+            models.UniqueConstraint(
+                fields=["meet", "round_no", "table_no", "order"], name="one_drawn_seat_per_order"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        where = _("table %(table)s") % {"table": self.table_no} if self.table_no else _("sits out")
+        return f"{self.round_no}: {where} {self.member_id}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self._refuse_when_final()
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        self._refuse_when_final()
+        return super().delete(*args, **kwargs)
+
+    def _refuse_when_final(self) -> None:
+        if Meet.objects.filter(pk=self.meet_id, is_final=True).exists():
+            raise finalised_error()
 
 
 @dataclass

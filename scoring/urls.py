@@ -1,6 +1,6 @@
 from django.urls import path
 
-from scoring.views import downloads, games, hands, imports, meets, rule_sets, standings
+from scoring.views import downloads, draws, games, hands, imports, meets, rule_sets, standings
 
 app_name = "scoring"
 urlpatterns = [
@@ -10,6 +10,9 @@ urlpatterns = [
     path("meets/<int:pk>/edit/", meets.meet_edit, name="meet-edit"),
     path("meets/<int:pk>/finalise/", meets.meet_finalise, name="meet-finalise"),
     path("meets/<int:pk>/reopen/", meets.meet_reopen, name="meet-reopen"),
+    path("meets/<int:pk>/draw/", draws.draw_board, name="draw-board"),
+    path("meets/<int:pk>/draw/make/", draws.draw_make, name="draw-make"),
+    path("meets/<int:pk>/draw.pdf", draws.draw_pdf, name="draw-pdf"),
     path("meets/<int:meet_pk>/games/new/", games.game_create, name="game-create"),
     path("games/<int:pk>/", games.game_detail, name="game-detail"),
     path("games/<int:pk>/edit/", games.game_edit, name="game-edit"),

@@ -25,6 +25,7 @@ from scoring.forms import (
     ScoreUnit,
     initial_for_game,
 )
+from scoring.meet_draw import drawn_table, three_player_rule_set
 from scoring.models import SEAT_NAMES, BigHand, Hanchan, HanchanResult, Meet
 from shirakaba.middleware import HtmxHttpRequest
 
@@ -65,12 +66,19 @@ def _live_check_signed_in(view: Callable[..., HttpResponse]) -> Callable[..., Ht
 @vary_on_headers("HX-Request")
 def game_create(request: HtmxHttpRequest, meet_pk: int) -> HttpResponse:
     meet = get_object_or_404(Meet, pk=meet_pk)
-    initial = {
+    initial: dict[str, Any] = {
         "table_no": request.GET.get("table") or 1,
         "round_no": request.GET.get("round") or 1,
         "rule_set": meet.rule_set_id,
         "unit": request.session.get("score_unit", ScoreUnit.POINTS),
     }
+    # A drawn table (卓組み) opens with its players, a table of three under the 3-player rules.
+    drawn = drawn_table(meet, initial["round_no"], initial["table_no"])
+    if drawn is not None:
+        initial["players"] = list(drawn.players)
+        three = three_player_rule_set(meet) if drawn.three_players else None
+        if three is not None:
+            initial["rule_set"] = three.pk
     return _game_form(request, meet, None, initial)
 
 

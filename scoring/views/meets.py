@@ -18,6 +18,7 @@ from scoring.forms import (
 )
 from scoring.models import Meet
 from scoring.standings import meet_sheet
+from scoring.views.draws import meet_draw_context
 from scoring.views.games import games_with_results
 
 
@@ -74,7 +75,8 @@ def meet_edit(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_safe
 def meet_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    """A grid of rounds (回戦) × tables (卓), each cell the game played there."""
+    """A grid of rounds (回戦) × tables (卓), each cell the game played there, or the players
+    drawn for it (卓組み) until it is entered."""
     meet = get_object_or_404(Meet.objects.select_related("rule_set"), pk=pk)
     sheet = meet_sheet(meet, day_standings=False)
     return render(
@@ -83,8 +85,8 @@ def meet_detail(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "meet": meet,
             "sheet": sheet,
-            "grid": sheet.grid,
             "downloads": [(_("Meet sheet (PDF)"), reverse("scoring:meet-pdf", args=[meet.pk]))],
+            **meet_draw_context(meet, sheet),
         },
     )
 

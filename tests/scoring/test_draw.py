@@ -13,6 +13,7 @@ from scoring.draw import (
     draw_tables,
     history_from,
     meet_score,
+    redraw_tables,
     table_sizes,
 )
 
@@ -212,3 +213,49 @@ def test_attendances_without_a_zero_repeat_draw(players: int, mode: Mode) -> Non
     # The module docstring's pigeonhole arguments: these cannot reach zero, so neither can the
     # draw (a consistency check of the claim, not a proof).
     assert draw_tables(list(range(players)), mode=mode).score.repeats > 0
+
+
+def test_redraw_keeps_the_earlier_rounds_and_avoids_their_pairs() -> None:
+    # 16 present: round 1 played; a 17th arrives late and one leaves (16 again, another set).
+    first = draw_tables(list(range(16)), seed=3)
+    kept = first.rounds[:1]
+    now = [p for p in range(17) if p != 0]
+    redrawn = redraw_tables(now, kept, seed=4)
+    assert redrawn.rounds[0] == kept[0]
+    assert len(redrawn.rounds) == 3
+    for rnd in redrawn.rounds[1:]:
+        assert sorted(p for t in rnd.tables for p in t) == now
+    assert redrawn.score.repeats == 0  # nobody meets a round-1 tablemate again
+    assert redrawn.score == meet_score(redrawn.rounds)
+
+
+def test_redraw_counts_the_kept_short_seats() -> None:
+    # 19 players sit out in turn (3 a round); after round 1 one leaves (18: 2 a round). Who
+    # sat out in round 1 does not sit out again, nor does anyone twice.
+    for seed in range(5):
+        kept = draw_tables(list(range(19)), seed=seed, mode=Mode.SIT_OUT).rounds[:1]
+        now = [p for p in range(19) if p != kept[0].tables[0][0]]
+        redrawn = redraw_tables(now, kept, seed=seed, mode=Mode.SIT_OUT)
+        later = [p for rnd in redrawn.rounds[1:] for p in rnd.sitting_out]
+        assert len(later) == 4
+        assert len(set(later)) == 4
+        assert not set(later) & set(kept[0].sitting_out)
+        assert redrawn.score.repeats == 0
+        assert redrawn.score.extra_short == 0
+
+
+def test_redraw_is_reproducible_and_draw_tables_is_a_redraw_of_nothing() -> None:
+    players = list(range(22))
+    kept = draw_tables(players, seed=8).rounds[:1]
+    history = History(pairs={frozenset((1, 2)): 4}, short={3: 4})
+    a = redraw_tables(players[1:], kept, seed=5, history=history)
+    assert a == redraw_tables(players[1:], kept, seed=5, history=history)
+    assert a.rounds[1:] != redraw_tables(players[1:], kept, seed=6, history=history).rounds[1:]
+    assert redraw_tables(players, (), seed=5) == draw_tables(players, seed=5)
+
+
+def test_redraw_of_a_played_meet_changes_nothing() -> None:
+    draw = draw_tables(list(range(12)), seed=2)
+    assert redraw_tables(list(range(12)), draw.rounds, seed=9).rounds == draw.rounds
+    with pytest.raises(ValueError):
+        redraw_tables(list(range(12)), draw.rounds, rounds=2)

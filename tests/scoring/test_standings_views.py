@@ -175,11 +175,11 @@ def test_the_meet_page_query_count_does_not_grow_with_its_games(
     member_client, club_rule, django_assert_max_num_queries, members, meets
 ):
     """The meet page lays out ``meet_sheet``: the meet, its games, their lines, the big hands
-    and the attendance (five), whatever the number of tables; and the session, the user and
-    the organizer check."""
+    and the attendance (five), whatever the number of tables; the table draw (one); and the
+    session, the user and the organizer check."""
     make_club(club_rule, members=members, meets=meets)
     meet = Meet.objects.order_by("-date").first()
-    with django_assert_max_num_queries(11):
+    with django_assert_max_num_queries(12):
         assert member_client.get(f"/meets/{meet.pk}/").status_code == 200
 
 

@@ -17,6 +17,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
 from members.models import Member
+from scoring.models import DrawnPlace
 
 pytestmark = pytest.mark.django_db
 
@@ -44,6 +45,7 @@ def patterns(resolver: URLResolver, prefix: str = "") -> list[str]:
 def sample(meet, recorded_game, club_rule, four_members, alice, bob):
     """One of everything, so that every pattern with an id has a real object to point at (the
     recorded game brings its meet, results and a big hand)."""
+    DrawnPlace.objects.create(meet=meet, round_no=2, table_no=1, member=four_members[0])
     attempt = AccessAttempt.objects.create(
         username="carol", ip_address="10.0.0.1", user_agent="x", failures_since_start=1
     )

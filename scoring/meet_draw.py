@@ -1,0 +1,284 @@
+"""A meet's table draw (卓組み), between the stored meet and the pure search (``draw.py``).
+
+Data flows one way: the attendance, the stored draw of the rounds already started and what
+was played at the previous meets go into ``draw.redraw_tables``; its draw is shown, or kept
+with the meet by ``save_draw`` (one ``DrawnPlace`` row per player per round, with history).
+
+- Players are members, by id; the attendance is listed by id, so the same attendance, history
+  and seed give the same draw.
+- A round has *started* once a game of it is entered; a started round is never drawn again.
+  A redraw from round r keeps rounds 1..r−1 (the stored draw, or the games entered where the
+  round was not drawn) and draws r.. for who is present now.
+- Recency: the tables actually played at the previous 4 meets (their games), most recent
+  first, weigh 4, 3, 2, 1 (``draw.history_from``); who attended a meet but played no game in a
+  round sat out that round.
+- Tables of three are played under the 3-player rule set of the meet's standings group (the
+  club's 白樺会 三人打ち: 「ルールは4人マージャンと同じ」, sheet 000).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from members.models import Member
+from scoring import draw
+from scoring.models import DrawnPlace, Hanchan, HanchanResult, Meet, RuleSet
+
+RECENT_MEETS = len(draw.RECENCY_WEIGHTS)
+
+
+@dataclass(frozen=True)
+class DrawnTable:
+    round_no: int
+    table_no: int
+    players: tuple[Member, ...]  # in the draw's order (seats are decided at the table)
+
+    @property
+    def three_players(self) -> bool:
+        return len(self.players) == 3
+
+
+@dataclass(frozen=True)
+class DrawnRound:
+    round_no: int
+    tables: tuple[DrawnTable, ...]
+    sitting_out: tuple[Member, ...]
+
+
+@dataclass(frozen=True)
+class MeetDraw:
+    """A meet's draw as members, round by round."""
+
+    rounds: tuple[DrawnRound, ...]
+    seeds: tuple[int, ...]  # the seeds of the stored rows (one, or more after a redraw)
+
+    def table(self, round_no: int, table_no: int) -> DrawnTable | None:
+        for rnd in self.rounds:
+            if rnd.round_no == round_no:
+                for table in rnd.tables:
+                    if table.table_no == table_no:
+                        return table
+        return None
+
+    @property
+    def tables(self) -> int:
+        return max((len(r.tables) for r in self.rounds), default=0)
+
+
+def mode_of(meet: Meet) -> draw.Mode:
+    return draw.Mode(meet.draw_mode)
+
+
+def three_player_rule_set(meet: Meet) -> RuleSet | None:
+    """The rule set of a table of three: the meet's own when it is a 3-player one, else the
+    first 3-player rule set of the meet's standings group (the club's 白樺会 三人打ち)."""
+    if meet.rule_set.players == 3:
+        return meet.rule_set
+    return RuleSet.objects.filter(group_id=meet.rule_set.group_id, players=3).order_by("pk").first()
+
+
+def started_rounds(meet: Meet) -> set[int]:
+    return set(Hanchan.objects.filter(meet=meet).values_list("round_no", flat=True))
+
+
+def stored_draw(meet: Meet) -> MeetDraw | None:
+    """The draw kept with the meet, or None."""
+    places = list(
+        DrawnPlace.objects.filter(meet=meet)
+        .select_related("member")
+        .order_by("round_no", "table_no", "order")
+    )
+    if not places:
+        return None
+    tables: dict[int, dict[int, list[Member]]] = defaultdict(lambda: defaultdict(list))
+    out: dict[int, list[Member]] = defaultdict(list)
+    for place in places:
+        if place.table_no is None:
+            out[place.round_no].append(place.member)
+        else:
+            tables[place.round_no][place.table_no].append(place.member)
+    rounds = tuple(
+        DrawnRound(
+            r,
+            tuple(DrawnTable(r, t, tuple(ps)) for t, ps in sorted(tables[r].items())),
+            tuple(out[r]),
+        )
+        for r in sorted(set(tables) | set(out))
+    )
+    return MeetDraw(rounds, tuple(sorted({p.seed for p in places})))
+
+
+def drawn_table(meet: Meet, round_no: object, table_no: object) -> DrawnTable | None:
+    """The stored draw's table (for the game form); None when not drawn or not a number."""
+    texts = (str(round_no), str(table_no))
+    if not all(t.isascii() and t.isdigit() and len(t) <= 2 for t in texts):
+        return None
+    r, t = (int(text) for text in texts)
+    places = (
+        DrawnPlace.objects.filter(meet=meet, round_no=r, table_no=t)
+        .select_related("member")
+        .order_by("order")
+    )
+    players = tuple(p.member for p in places)
+    return DrawnTable(r, t, players) if players else None
+
+
+def _played_rounds(meets: list[Meet]) -> dict[int, dict[int, draw.Round[int]]]:
+    """Per meet, the rounds as played: the games' tables, and who attended but played no
+    game in the round as sitting out."""
+    seated: dict[tuple[int, int], dict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
+    rows = HanchanResult.objects.filter(hanchan__meet__in=meets).order_by(
+        "hanchan__round_no", "hanchan__table_no", "seat"
+    )
+    for meet_id, round_no, game_id, member_id in rows.values_list(
+        "hanchan__meet_id", "hanchan__round_no", "hanchan_id", "member_id"
+    ):
+        seated[(meet_id, round_no)][game_id].append(member_id)
+    attendance: dict[int, set[int]] = defaultdict(set)
+    for meet_id, member_id in Meet.attendees.through.objects.filter(meet__in=meets).values_list(
+        "meet_id", "member_id"
+    ):
+        attendance[meet_id].add(member_id)
+    played: dict[int, dict[int, draw.Round[int]]] = {m.pk: {} for m in meets}
+    for (meet_id, round_no), games in sorted(seated.items()):
+        at_tables = {p for ps in games.values() for p in ps}
+        played[meet_id][round_no] = draw.Round(
+            tuple(tuple(ps) for ps in games.values()),
+            tuple(sorted(attendance[meet_id] - at_tables)),
+        )
+    return played
+
+
+def recent_history(meet: Meet) -> draw.History[int]:
+    """What the previous 4 meets with games (before this one's date) played, weighted by
+    recency (``draw.history_from``)."""
+    before = list(
+        Meet.objects.filter(date__lt=meet.date, hanchans__isnull=False)
+        .distinct()
+        .order_by("-date", "kind")[:RECENT_MEETS]
+    )
+    played = _played_rounds(before)
+    return draw.history_from([list(played[m.pk].values()) for m in before])
+
+
+def _kept_rounds(meet: Meet, from_round: int) -> list[draw.Round[int]]:
+    """Rounds 1..from_round−1 as they stand: the stored draw, or the games entered where a
+    round was not drawn."""
+    stored = stored_draw(meet)
+    played_by_no = _played_rounds([meet])[meet.pk]
+    kept: list[draw.Round[int]] = []
+    for round_no in range(1, from_round):
+        drawn = next((r for r in stored.rounds if r.round_no == round_no), None) if stored else None
+        if drawn is not None:
+            kept.append(
+                draw.Round(
+                    tuple(tuple(m.pk for m in t.players) for t in drawn.tables),
+                    tuple(m.pk for m in drawn.sitting_out),
+                )
+            )
+        else:
+            kept.append(played_by_no.get(round_no, draw.Round(())))
+    return kept
+
+
+def make_draw(meet: Meet, *, seed: int, from_round: int = 1) -> MeetDraw:
+    """Draw rounds ``from_round``..3 for the attendance now (nothing saved).
+
+    Refused (ValidationError) when a round from ``from_round`` on has started, or when too
+    few attend for a table."""
+    rounds = max(Meet.ROUNDS, from_round)
+    started = sorted(r for r in started_rounds(meet) if r >= from_round)
+    if started:
+        raise ValidationError(
+            _("Round %(round)s has started: its tables can no longer be drawn again.")
+            % {"round": started[0]},
+            code="started",
+        )
+    attending = list(meet.attendees.order_by("pk"))
+    try:
+        found = draw.redraw_tables(
+            [m.pk for m in attending],
+            _kept_rounds(meet, from_round),
+            rounds=rounds,
+            seed=seed,
+            history=recent_history(meet),
+            mode=mode_of(meet),
+        )
+    except ValueError:
+        raise ValidationError(
+            _("%(n)s attending is too few to draw tables.") % {"n": len(attending)},
+            code="too_few",
+        ) from None
+    members = {m.pk: m for m in Member.objects.filter(pk__in=_ids(found.rounds))}
+    return MeetDraw(
+        tuple(
+            DrawnRound(
+                r,
+                tuple(
+                    DrawnTable(r, t, tuple(members[p] for p in table))
+                    for t, table in enumerate(rnd.tables, start=1)
+                ),
+                tuple(members[p] for p in rnd.sitting_out),
+            )
+            for r, rnd in enumerate(found.rounds, start=1)
+            if r >= from_round
+        ),
+        (seed,),
+    )
+
+
+def _ids(rounds: tuple[draw.Round[int], ...]) -> set[int]:
+    return {p for rnd in rounds for t in rnd.tables for p in t} | {
+        p for rnd in rounds for p in rnd.sitting_out
+    }
+
+
+def save_draw(meet: Meet, drawn: MeetDraw, *, seed: int) -> None:
+    """Keep ``drawn`` (rounds from its first on) with the meet, replacing those rounds of
+    the stored draw. The meet's row is locked first (``Meet.lock_open``): refused on a
+    finalised meet, and for a round that has started meanwhile."""
+    first = min((r.round_no for r in drawn.rounds), default=1)
+    with transaction.atomic():
+        meet.lock_open()
+        started = sorted(r for r in started_rounds(meet) if r >= first)
+        if started:
+            raise ValidationError(
+                _("Round %(round)s has started: its tables can no longer be drawn again.")
+                % {"round": started[0]},
+                code="started",
+            )
+        for place in DrawnPlace.objects.filter(meet=meet, round_no__gte=first):
+            place.delete()
+        for rnd in drawn.rounds:
+            for table in rnd.tables:
+                for order, member in enumerate(table.players):
+                    DrawnPlace(
+                        meet=meet,
+                        round_no=rnd.round_no,
+                        table_no=table.table_no,
+                        order=order,
+                        member=member,
+                        seed=seed,
+                    ).save()
+            for order, member in enumerate(rnd.sitting_out):
+                DrawnPlace(
+                    meet=meet, round_no=rnd.round_no, order=order, member=member, seed=seed
+                ).save()
+
+
+def substitutes(
+    drawn: Sequence[tuple[int, str]], played: Sequence[tuple[int, str]]
+) -> list[tuple[str, str]]:
+    """(drawn player, who played instead) by (id, name), in the draw's order: a game at a
+    drawn table whose players differ from the draw had a substitute (代打)."""
+    played_ids = {pk for pk, _name in played}
+    drawn_ids = {pk for pk, _name in drawn}
+    gone = [name for pk, name in drawn if pk not in played_ids]
+    came = [name for pk, name in played if pk not in drawn_ids]
+    return list(zip(gone, came, strict=False))
