@@ -52,13 +52,13 @@ def test_a_drawn_table_of_three_is_entered_from_the_draw(page: Page, live_server
 
     cell.get_by_role("link", name="この半荘を入力").click()
     for seat, member in enumerate(three.players):
-        expect(page.locator(f"#id_player_{seat}")).to_have_value(member.name)
-    expect(page.locator("#id_player_3")).to_have_value("")
+        expect(page.locator(f"#id_seat-{seat}-player")).to_have_value(member.name)
+    expect(page.locator("#id_seat-3-player")).to_have_value("")
     expect(page.locator("#id_rule_set option:checked")).to_have_text("白樺会 三人打ち")
-    page.fill("#id_score_0", "40000")
-    page.fill("#id_score_1", "30000")
-    page.fill("#id_score_2", "20000")
-    page.locator("#id_score_2").press("Enter")
+    page.fill("#id_seat-0-score", "40000")
+    page.fill("#id_seat-1-score", "30000")
+    page.fill("#id_seat-2-score", "20000")
+    page.locator("#id_seat-2-score").press("Enter")
     expect(page.locator(".message")).to_contain_text("保存しました")
     game = Hanchan.objects.get(meet=meet13, round_no=1, table_no=three.table_no)
     assert game.rule_set.name == "白樺会 三人打ち"

@@ -320,12 +320,16 @@ def test_the_game_form_opens_with_the_drawn_players(organizer_client, meet13):
     three = next(t for t in kept.rounds[1].tables if len(t.players) == 3)
     response = organizer_client.get(f"/meets/{meet13.pk}/games/new/?round=2&table={four.table_no}")
     form = response.context["form"]
-    assert [form[f"player_{s}"].value() for s in range(4)] == [m.name for m in four.players]
+    assert [form.seats.forms[s]["player"].value() for s in range(4)] == [
+        m.name for m in four.players
+    ]
     assert form["rule_set"].value() == meet13.rule_set_id
     response = organizer_client.get(f"/meets/{meet13.pk}/games/new/?round=2&table={three.table_no}")
     form = response.context["form"]
-    assert [form[f"player_{s}"].value() for s in range(3)] == [m.name for m in three.players]
-    assert not form["player_3"].value()
+    assert [form.seats.forms[s]["player"].value() for s in range(3)] == [
+        m.name for m in three.players
+    ]
+    assert not form.seats.forms[3]["player"].value()
     assert form["rule_set"].value() == three_player_rule_set(meet13).pk
 
 
