@@ -79,7 +79,7 @@ def test_the_game_page_shows_the_readable_history(as_alice, organizer_client, re
     members = [r.member for r in recorded_game.results.order_by("seat")]
     edit(recorded_game, worked_table([other, *members[1:]], hands_east=[(HandLevel.MANGAN, "")]))
     html = organizer_client.get(f"/games/{recorded_game.pk}/").content.decode()
-    history = html.split("変更履歴")[1]
+    history = html.split("変更履歴</h2>")[1]
     assert "東 東山 一郎 → 鈴木 一郎" in history
     assert '<td class="who">佐藤 和子</td>' in history and "alice" not in history
     assert "削除" not in history

@@ -369,7 +369,7 @@ class TestGameEntry:
             in html
         )  # as entered
         assert "東 錯和 1 回 → 0 回" in html  # the change
-        assert html.split("変更履歴")[1].count('<td class="who">alice</td>') == 2
+        assert html.split("変更履歴</h2>")[1].count('<td class="who">alice</td>') == 2
 
     def test_deleting_a_game_keeps_its_history(self, organizer_client, meet, recorded_game):
         response = organizer_client.post(f"/games/{recorded_game.pk}/delete/")
