@@ -61,6 +61,18 @@ class IdMultipleChoiceField(forms.ModelMultipleChoiceField):  # type: ignore[typ
 
 
 class MeetForm(forms.ModelForm):  # type: ignore[type-arg]  # not subscriptable at run time
+    """A meet's date, kind, rule set, attendance and note.
+
+    A 土曜会 dated on another day than a Saturday, or a 水曜会 not on a Wednesday, is most
+    likely a slip of the date: the form comes back with a warning and 「このまま保存」, and
+    saves only when that is ticked (a meet moved for a holiday is saved so). An edit that
+    leaves the date and kind as they were is not asked again."""
+
+    MEET_WEEKDAYS = {"wed": 2, "sat": 5}
+    """The day of the week (Monday 0) each kind of meet (MeetKind) is held on."""
+
+    confirm_day = forms.BooleanField(label=_("Save anyway"), required=False)
+
     class Meta:
         model = Meet
         fields = ["date", "kind", "rule_set", "attendees", "note"]
@@ -83,6 +95,27 @@ class MeetForm(forms.ModelForm):  # type: ignore[type-arg]  # not subscriptable 
         attendees.queryset = Member.objects.filter(is_active=True) | Member.objects.filter(
             pk__in=self.instance.attendees.values("pk") if self.instance.pk else []
         )
+        self.day_warning = ""
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        day, kind = cleaned.get("date"), str(cleaned.get("kind") or "")
+        weekday = self.MEET_WEEKDAYS.get(kind)
+        unchanged = self.instance.pk is not None and not {"date", "kind"} & set(self.changed_data)
+        if day is None or weekday is None or day.weekday() == weekday or unchanged:
+            return cleaned
+        self.day_warning = _("%(meet)s: that day is not a %(weekday)s.") % {
+            "meet": Meet(date=day, kind=kind),  # 2025年4月9日（水） 土曜会
+            "weekday": _("Saturday") if weekday == 5 else _("Wednesday"),
+        }
+        if not cleaned.get("confirm_day"):
+            self.add_error(
+                "confirm_day",
+                ValidationError(
+                    _("Check the date, or tick 「Save anyway」 to keep it."), code="weekday"
+                ),
+            )
+        return cleaned
 
 
 class ReopenForm(forms.Form):
