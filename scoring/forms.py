@@ -66,7 +66,8 @@ class MeetForm(forms.ModelForm):  # type: ignore[type-arg]  # not subscriptable 
     A 土曜会 dated on another day than a Saturday, or a 水曜会 not on a Wednesday, is most
     likely a slip of the date: the form comes back with a warning and 「このまま保存」, and
     saves only when that is ticked (a meet moved for a holiday is saved so). An edit that
-    leaves the date and kind as they were is not asked again."""
+    leaves the date and kind as they were is not asked again. A new meet starts on today's
+    date with the kind held on today's weekday (その他 on the other days)."""
 
     MEET_WEEKDAYS = {"wed": 2, "sat": 5}
     """The day of the week (Monday 0) each kind of meet (MeetKind) is held on."""
@@ -86,7 +87,11 @@ class MeetForm(forms.ModelForm):  # type: ignore[type-arg]  # not subscriptable 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if self.instance.pk is None:
-            self.initial.setdefault("date", timezone.localdate())
+            today = timezone.localdate()
+            self.initial.setdefault("date", today)
+            # The kind held on today's weekday, so today's date never needs 「このまま保存」.
+            kinds = {weekday: kind for kind, weekday in self.MEET_WEEKDAYS.items()}
+            self.initial.setdefault("kind", kinds.get(today.weekday(), "other"))
             default = RuleSet.objects.filter(is_default=True).first()
             if default is not None:
                 self.initial.setdefault("rule_set", default.pk)

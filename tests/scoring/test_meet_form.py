@@ -1,8 +1,12 @@
 """The meet form (MeetForm): a 土曜会 not on a Saturday, or a 水曜会 not on a Wednesday, is
 asked about before it is saved; no English on its Japanese page."""
 
-import pytest
+from datetime import date
 
+import pytest
+from django.utils import timezone
+
+from scoring.forms import MeetForm
 from scoring.models import Meet
 
 
@@ -56,3 +60,15 @@ def test_the_meet_form_has_no_english_select_label(organizer_client):
     html = organizer_client.get("/meets/new/").content.decode()
     assert "Select an option" not in html
     assert "（選んでください）" in html
+
+
+@pytest.mark.parametrize(
+    ("today", "kind"),
+    [(date(2025, 4, 9), "wed"), (date(2025, 4, 12), "sat"), (date(2025, 4, 14), "other")],
+)
+def test_a_new_meet_starts_today_with_todays_kind(monkeypatch, club_rule, today, kind):
+    monkeypatch.setattr(timezone, "localdate", lambda: today)
+    form = MeetForm()
+    assert form.initial["date"] == today and form.initial["kind"] == kind
+    saved = MeetForm({"date": today, "kind": kind, "rule_set": club_rule.pk})
+    assert saved.is_valid() and not saved.day_warning  # today's default is never asked about
