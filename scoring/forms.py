@@ -1,16 +1,18 @@
 from __future__ import annotations
 
 import re
+from datetime import date
 from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
-from django.utils import timezone
+from django.utils import formats, timezone
 from django.utils.translation import gettext_lazy as _
 
 from members.models import Member, no_control_characters
 from scoring import rules
 from scoring.models import (
+    MEET_DATES,
     SEAT_NAMES,
     Hanchan,
     Meet,
@@ -101,6 +103,19 @@ class MeetForm(forms.ModelForm):  # type: ignore[type-arg]  # not subscriptable 
             pk__in=self.instance.attendees.values("pk") if self.instance.pk else []
         )
         self.day_warning = ""
+
+    def clean_date(self) -> date:
+        """A meet is dated within MEET_DATES; said with Japanese dates (1990年1月1日), where
+        the model's own validator would say 1990-01-01."""
+        day: date = self.cleaned_data["date"]
+        first, last = MEET_DATES
+        if not first <= day <= last:
+            raise ValidationError(
+                _("A meet is dated from %(first)s to %(last)s.")
+                % {"first": formats.date_format(first), "last": formats.date_format(last)},
+                code="date_range",
+            )
+        return day
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}

@@ -72,3 +72,12 @@ def test_a_new_meet_starts_today_with_todays_kind(monkeypatch, club_rule, today,
     assert form.initial["date"] == today and form.initial["kind"] == kind
     saved = MeetForm({"date": today, "kind": kind, "rule_set": club_rule.pk})
     assert saved.is_valid() and not saved.day_warning  # today's default is never asked about
+
+
+@pytest.mark.parametrize("day", ["1980-01-01", "2100-01-01"])
+def test_a_date_out_of_range_is_told_with_japanese_dates(organizer_client, club_rule, day):
+    response = post(organizer_client, club_rule, date=day, kind="other")
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert "例会の日付は1990年1月1日から2099年12月31日までです。" in html
+    assert "1990-01-01" not in html and "2099-12-31" not in html
