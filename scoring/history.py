@@ -88,7 +88,7 @@ def describe_seat(number: int, seat: SeatState) -> str:
         "score": points(seat.score),
     }
     if seat.chombo:
-        text += _(", chombo %(n)s times") % {"n": seat.chombo}
+        text += _(", chombo %(n)s") % {"n": seat.chombo}
     if seat.hands:
         text += _(", mangan or better: %(hands)s") % {"hands": _hands(seat.hands)}
     text += _(", total %(total)s P") % {"total": signed_p(seat.total_points)}
@@ -126,7 +126,7 @@ def compare(before: GameState, after: GameState) -> list[str]:
             lines.append(f"{seat} {points(old_seat.score)} → {points(new_seat.score)}")
         if old_seat.chombo != new_seat.chombo:
             lines.append(
-                _("%(seat)s chombo %(old)s times → %(new)s times")
+                _("%(seat)s chombo: %(old)s → %(new)s")
                 % {"seat": seat, "old": old_seat.chombo, "new": new_seat.chombo}
             )
         if old_seat.hands != new_seat.hands:
