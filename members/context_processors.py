@@ -1,7 +1,25 @@
-from django.http import HttpRequest
+from typing import Any
 
+from django.http import HttpRequest
+from django.utils.functional import SimpleLazyObject
+
+from members.models import Member
 from members.roles import is_organizer
 
 
-def roles(request: HttpRequest) -> dict[str, bool]:
-    return {"is_organizer": is_organizer(request.user)}
+def own_member(request: HttpRequest) -> Member | None:
+    """The member a signed-in login belongs to (Member.user), or None: one query, made only
+    when a page asks (the menu's 自分の成績, the standings' own row)."""
+    if not request.user.is_authenticated:
+        return None
+    if "_own_member" not in request.__dict__:
+        request.__dict__["_own_member"] = Member.objects.filter(user_id=request.user.pk).first()
+    found: Member | None = request.__dict__["_own_member"]
+    return found
+
+
+def roles(request: HttpRequest) -> dict[str, Any]:
+    return {
+        "is_organizer": is_organizer(request.user),
+        "own_member": SimpleLazyObject(lambda: own_member(request)),
+    }

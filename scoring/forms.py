@@ -1,18 +1,20 @@
 from __future__ import annotations
 
 import re
+from datetime import date
 from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
 from django.forms.formsets import INITIAL_FORM_COUNT, TOTAL_FORM_COUNT, ManagementForm
-from django.utils import timezone
+from django.utils import formats, timezone
 from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 
 from members.models import Member, no_control_characters
 from scoring import rules
 from scoring.models import (
+    MEET_DATES,
     Hanchan,
     Meet,
     PlayerEntry,
@@ -63,6 +65,19 @@ class IdMultipleChoiceField(forms.ModelMultipleChoiceField):  # type: ignore[typ
 
 
 class MeetForm(forms.ModelForm):  # type: ignore[type-arg]  # not subscriptable at run time
+    """A meet's date, kind, rule set, attendance and note.
+
+    A 土曜会 dated on another day than a Saturday, or a 水曜会 not on a Wednesday, is most
+    likely a slip of the date: the form comes back with a warning and 「このまま保存」, and
+    saves only when that is ticked (a meet moved for a holiday is saved so). An edit that
+    leaves the date and kind as they were is not asked again. A new meet starts on today's
+    date with the kind held on today's weekday (その他 on the other days)."""
+
+    MEET_WEEKDAYS = {"wed": 2, "sat": 5}
+    """The day of the week (Monday 0) each kind of meet (MeetKind) is held on."""
+
+    confirm_day = forms.BooleanField(label=_("Save anyway"), required=False)
+
     class Meta:
         model = Meet
         fields = ["date", "kind", "rule_set", "attendees", "note"]
@@ -76,7 +91,11 @@ class MeetForm(forms.ModelForm):  # type: ignore[type-arg]  # not subscriptable 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if self.instance.pk is None:
-            self.initial.setdefault("date", timezone.localdate())
+            today = timezone.localdate()
+            self.initial.setdefault("date", today)
+            # The kind held on today's weekday, so today's date never needs 「このまま保存」.
+            kinds = {weekday: kind for kind, weekday in self.MEET_WEEKDAYS.items()}
+            self.initial.setdefault("kind", kinds.get(today.weekday(), "other"))
             default = RuleSet.objects.filter(is_default=True).first()
             if default is not None:
                 self.initial.setdefault("rule_set", default.pk)
@@ -85,6 +104,40 @@ class MeetForm(forms.ModelForm):  # type: ignore[type-arg]  # not subscriptable 
         attendees.queryset = Member.objects.filter(is_active=True) | Member.objects.filter(
             pk__in=self.instance.attendees.values("pk") if self.instance.pk else []
         )
+        self.day_warning = ""
+
+    def clean_date(self) -> date:
+        """A meet is dated within MEET_DATES; said with Japanese dates (1990年1月1日), where
+        the model's own validator would say 1990-01-01."""
+        day: date = self.cleaned_data["date"]
+        first, last = MEET_DATES
+        if not first <= day <= last:
+            raise ValidationError(
+                _("A meet is dated from %(first)s to %(last)s.")
+                % {"first": formats.date_format(first), "last": formats.date_format(last)},
+                code="date_range",
+            )
+        return day
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        day, kind = cleaned.get("date"), str(cleaned.get("kind") or "")
+        weekday = self.MEET_WEEKDAYS.get(kind)
+        unchanged = self.instance.pk is not None and not {"date", "kind"} & set(self.changed_data)
+        if day is None or weekday is None or day.weekday() == weekday or unchanged:
+            return cleaned
+        self.day_warning = _("%(meet)s: that day is not a %(weekday)s.") % {
+            "meet": Meet(date=day, kind=kind),  # 2025年4月9日（水） 土曜会
+            "weekday": _("Saturday") if weekday == 5 else _("Wednesday"),
+        }
+        if not cleaned.get("confirm_day"):
+            self.add_error(
+                "confirm_day",
+                ValidationError(
+                    _("Check the date, or tick 「Save anyway」 to keep it."), code="weekday"
+                ),
+            )
+        return cleaned
 
 
 class ReopenForm(forms.Form):

@@ -94,26 +94,53 @@ def _save(figure: Figure, fmt: str) -> bytes:
     return buffer.getvalue()
 
 
+def meet_ticks(labels: Sequence[str], most: int = 8) -> list[tuple[float, str]]:
+    """Where the x-axis names each meet: ``labels`` holds one date a game, in order; each run
+    of games on one date gets one tick at its middle (games numbered from 1), so a meet of
+    three games reads 「10/8」 once, not three times. Beyond ``most`` meets, every n-th."""
+    runs: list[tuple[int, int, str]] = []  # first game, last game, date
+    for number, label in enumerate(labels, start=1):
+        if runs and runs[-1][2] == label:
+            runs[-1] = (runs[-1][0], number, label)
+        else:
+            runs.append((number, number, label))
+    step = -(-len(runs) // most) if runs else 1  # ceiling division
+    return [((first + last) / 2, label) for first, last, label in runs[::step]]
+
+
+def meet_boundaries(labels: Sequence[str]) -> list[float]:
+    """Between which games the meet changes (x positions halfway between them)."""
+    return [n + 0.5 for n in range(1, len(labels)) if labels[n] != labels[n - 1]]
+
+
 def draw_cumulative_chart(
     labels: Sequence[str],
     cumulative: Sequence[Decimal],
     title: str,
     y_label: str,
     fmt: str = "svg",
+    compact: bool = False,
 ) -> bytes:
-    """A line of the running total of P, one point per game."""
+    """A line of the running total of P, one point per game; the x-axis names the meets by
+    date (``labels``: one date a game), with a faint line between two meets. ``compact`` is
+    the phone's chart: narrower, so the labels keep their size on a 390-px screen."""
     with matplotlib.rc_context(STYLE):
-        figure = Figure(figsize=(7.0, 3.0), dpi=96)
+        figure = Figure(figsize=(4.0, 3.0) if compact else (7.0, 3.0), dpi=96)
         axes = figure.subplots()
         xs = list(range(1, len(cumulative) + 1))
         ys = [float(v) for v in cumulative]  # drawing only: the figures were summed exactly
         axes.axhline(0, color=INK, linewidth=0.8)
+        for x in meet_boundaries(labels):
+            axes.axvline(x, color=GRID, linewidth=0.8)
         axes.plot(xs, ys, color=ACCENT, linewidth=2, marker="o", markersize=3)
         if ys:
             axes.fill_between(xs, ys, 0, where=[y < 0 for y in ys], color=NEGATIVE, alpha=0.12)
             axes.fill_between(xs, ys, 0, where=[y >= 0 for y in ys], color=ACCENT, alpha=0.12)
-        step = max(1, len(xs) // 8)
-        axes.set_xticks(xs[::step], [labels[i - 1] for i in xs[::step]], fontsize=9)
+        ticks = meet_ticks(labels, most=4 if compact else 8)
+        axes.set_xticks([x for x, _ in ticks], [label for _, label in ticks], fontsize=11)
+        axes.tick_params(axis="y", labelsize=11)
+        if xs:
+            axes.set_xlim(0.5, len(xs) + 0.5)
         axes.set_ylabel(y_label)
         axes.set_title(title, loc="left", fontsize=12)
         axes.grid(axis="y", color=GRID, linewidth=0.6)

@@ -25,8 +25,9 @@ from scoring.forms import (
     ScoreUnit,
     initial_for_game,
 )
+from scoring.history import game_history
 from scoring.meet_draw import drawn_table, three_player_rule_set
-from scoring.models import SEAT_NAMES, BigHand, Hanchan, HanchanResult, Meet
+from scoring.models import Hanchan, HanchanResult, Meet
 from shirakaba.middleware import HtmxHttpRequest
 
 
@@ -171,50 +172,3 @@ def game_delete(request: HttpRequest, pk: int) -> HttpResponse:
         messages.success(request, _("Deleted %(game)s.") % {"game": game})
         return redirect("scoring:meet-detail", pk=game.meet.pk)
     return render(request, "scoring/game_delete.html", {"game": game})
-
-
-HISTORY_ACTIONS = {"+": "created", "~": "changed", "-": "deleted"}
-
-
-def game_history(game: Hanchan) -> list[dict[str, Any]]:
-    """Every recorded change of the game, its results and big hands, newest first."""
-    rows: list[dict[str, Any]] = []
-    for h in game.history.select_related("history_user", "rule_set"):
-        rows.append(
-            {
-                "h": h,
-                "what": _("Round %(round)s, table %(table)s, %(rule)s, deposits held %(dep)s")
-                % {
-                    "round": h.round_no,
-                    "table": h.table_no,
-                    "rule": h.rule_set,
-                    "dep": h.deposits_held,
-                },
-            }
-        )
-    results = HanchanResult.history.filter(hanchan_id=game.pk).select_related(
-        "history_user", "member"
-    )
-    result_ids = set()
-    for h in results:
-        result_ids.add(h.id)
-        rows.append(
-            {
-                "h": h,
-                "what": _("%(seat)s %(name)s: %(score)s points, chombo %(chombo)s → %(total)s P")
-                % {
-                    "seat": SEAT_NAMES[h.seat],
-                    "name": h.member,
-                    "score": f"{h.score:,}",
-                    "chombo": h.chombo,
-                    "total": h.total_points,
-                },
-            }
-        )
-    for h in BigHand.history.filter(result_id__in=result_ids).select_related("history_user"):
-        label = BigHand(level=h.level, yakuman_name=h.yakuman_name)
-        rows.append({"h": h, "what": _("Mangan or better: %(hand)s") % {"hand": label}})
-    rows.sort(key=lambda row: (row["h"].history_date, row["h"].history_id), reverse=True)
-    for row in rows:
-        row["action"] = HISTORY_ACTIONS[row["h"].history_type]
-    return rows

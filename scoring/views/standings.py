@@ -234,7 +234,8 @@ def member_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @require_safe
 def member_chart(request: HttpRequest, pk: int, chart: str) -> HttpResponse:
     """The member's charts as SVG images (cumulative P, places), for the filters of the page
-    that shows them (its query string). Each draws the member's own games only: the club's
+    that shows them (its query string; ``size=compact``: the phone's narrower cumulative
+    chart). Each draws the member's own games only: the club's
     standings, which the page computed, are not computed again here."""
     member = get_object_or_404(Member, pk=pk)
     filters = filters_from(request)
@@ -242,7 +243,11 @@ def member_chart(request: HttpRequest, pk: int, chart: str) -> HttpResponse:
     if chart == "cumulative":
         labels: list[str] = [f"{g.date:%-m/%-d}" for g in record.games]
         svg = cumulative_chart(
-            labels, [g.cumulative for g in record.games], _("Cumulative P"), _("P")
+            labels,
+            [g.cumulative for g in record.games],
+            _("Cumulative P"),
+            _("P"),
+            compact=request.GET.get("size") == "compact",
         )
     else:
         labels = []

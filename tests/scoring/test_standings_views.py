@@ -161,12 +161,12 @@ def test_query_counts_do_not_grow_with_the_club(
     people = make_club(club_rule, members=members, meets=meets)
     # Each count includes saving the session (idle timeout, settings.py): an UPDATE, which
     # the test transaction wraps in a SAVEPOINT and its RELEASE; and the standings group
-    # with its rule sets (two).
-    with django_assert_max_num_queries(13):
+    # with its rule sets (two); and the login's own member, for the menu's 自分の成績 (one).
+    with django_assert_max_num_queries(14):
         assert member_client.get("/standings/?period=2025-H2").status_code == 200
-    with django_assert_max_num_queries(15):
+    with django_assert_max_num_queries(16):
         assert member_client.get(f"/members/{people[0].pk}/?period=2025-H2").status_code == 200
-    with django_assert_max_num_queries(13):
+    with django_assert_max_num_queries(14):
         assert member_client.get("/").status_code == 200
 
 
@@ -176,10 +176,10 @@ def test_the_meet_page_query_count_does_not_grow_with_its_games(
 ):
     """The meet page lays out ``meet_sheet``: the meet, its games, their lines, the big hands
     and the attendance (five), whatever the number of tables; the table draw (one); and the
-    session, the user and the organizer check."""
+    session, the user and the organizer check; and the login's own member, for the menu (one)."""
     make_club(club_rule, members=members, meets=meets)
     meet = Meet.objects.order_by("-date").first()
-    with django_assert_max_num_queries(12):
+    with django_assert_max_num_queries(13):
         assert member_client.get(f"/meets/{meet.pk}/").status_code == 200
 
 

@@ -371,9 +371,12 @@ class TestGameEntry:
         assert {h.history_user.username for h in BigHand.history.all()} == {"alice"}
         html = organizer_client.get(f"/games/{game.pk}/").content.decode()
         assert "変更履歴" in html
-        assert "東 東山 一郎：32,600 点、錯和 1 → 22.6 P" in html  # before
-        assert "東 東山 一郎：32,600 点、錯和 0 → 32.6 P" in html  # after
-        assert html.count("alice") >= 8
+        assert (
+            "東 東山 一郎：32,600 点、錯和 1 回、満貫以上：満貫、役満(国士無双)、合計 +22.6 P"
+            in html
+        )  # as entered
+        assert "東 錯和 1 回 → 0 回" in html  # the change
+        assert html.split("変更履歴</h2>")[1].count('<td class="who">alice</td>') == 2
 
     def test_deleting_a_game_keeps_its_history(self, organizer_client, meet, recorded_game):
         response = organizer_client.post(f"/games/{recorded_game.pk}/delete/")
