@@ -18,7 +18,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils.translation import gettext as _
 
-from scoring.models import BigHand, Hanchan, HanchanResult, Seat
+from scoring.models import BigHand, Hanchan, HanchanResult, seat_label
 from scoring.templatetags.scoring_tags import points, signed_p
 
 
@@ -68,10 +68,6 @@ def editor_name(user: AbstractBaseUser | None) -> str:
     return full_name or str(user.get_username())
 
 
-def _seat(number: int) -> str:
-    return str(Seat(number).label)
-
-
 def _hands(hands: tuple[str, ...]) -> str:
     return "、".join(hands) if hands else _("none")
 
@@ -83,7 +79,7 @@ def _quoted(text: str) -> str:
 def describe_seat(number: int, seat: SeatState) -> str:
     """A seat as entered, for a game's first save: 「東 伊藤 節子：32,600 点、錯和 1 回、合計 +22.6 P」."""
     text = _("%(seat)s %(name)s: %(score)s points") % {
-        "seat": _seat(number),
+        "seat": seat_label(number),
         "name": seat.name,
         "score": points(seat.score),
     }
@@ -112,7 +108,7 @@ def compare(before: GameState, after: GameState) -> list[str]:
             lines.append(f"{label} {shown(old)} → {shown(new)}")
     for number in sorted(before.seats.keys() | after.seats.keys()):
         old_seat, new_seat = before.seats.get(number), after.seats.get(number)
-        seat = _seat(number)
+        seat = seat_label(number)
         if old_seat is None and new_seat is not None:
             lines.append(describe_seat(number, new_seat))
             continue

@@ -6,6 +6,7 @@ from types import SimpleNamespace
 
 import pytest
 from django.contrib.auth.models import User
+from django.utils import translation
 from simple_history.models import HistoricalRecords
 
 from members.models import Member
@@ -94,3 +95,10 @@ def test_the_editor_is_named_by_member_then_full_name_then_login(db):
     assert editor_name(plain) == "田中 花子"
     assert editor_name(bare) == "yamada"
     assert editor_name(None) == "—"
+
+
+def test_english_history_writes_seats_as_letters(as_alice, recorded_game):
+    """Issue 16 §6: the English pages use E/S/W/N for the seats, the history too."""
+    with translation.override("en"):
+        [entry] = game_history(recorded_game)
+        assert [line.split(" ", 1)[0] for line in entry.lines] == ["E", "S", "W", "N"]
