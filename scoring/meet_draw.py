@@ -87,6 +87,17 @@ def started_rounds(meet: Meet) -> set[int]:
     return set(Hanchan.objects.filter(meet=meet).values_list("round_no", flat=True))
 
 
+def refuse_started(meet: Meet, first: int) -> None:
+    """Refuse (ValidationError, code ``started``) when a round from ``first`` on has a game."""
+    started = sorted(r for r in started_rounds(meet) if r >= first)
+    if started:
+        raise ValidationError(
+            _("Round %(round)s has started: its tables can no longer be drawn again.")
+            % {"round": started[0]},
+            code="started",
+        )
+
+
 def stored_draw(meet: Meet) -> MeetDraw | None:
     """The draw kept with the meet, or None."""
     places = list(
@@ -193,13 +204,7 @@ def make_draw(meet: Meet, *, seed: int, from_round: int = 1) -> MeetDraw:
     Refused (ValidationError) when a round from ``from_round`` on has started, or when too
     few attend for a table."""
     rounds = max(Meet.ROUNDS, from_round)
-    started = sorted(r for r in started_rounds(meet) if r >= from_round)
-    if started:
-        raise ValidationError(
-            _("Round %(round)s has started: its tables can no longer be drawn again.")
-            % {"round": started[0]},
-            code="started",
-        )
+    refuse_started(meet, from_round)
     attending = list(meet.attendees.order_by("pk"))
     try:
         found = draw.redraw_tables(
@@ -246,13 +251,7 @@ def save_draw(meet: Meet, drawn: MeetDraw, *, seed: int) -> None:
     first = min((r.round_no for r in drawn.rounds), default=1)
     with transaction.atomic():
         meet.lock_open()
-        started = sorted(r for r in started_rounds(meet) if r >= first)
-        if started:
-            raise ValidationError(
-                _("Round %(round)s has started: its tables can no longer be drawn again.")
-                % {"round": started[0]},
-                code="started",
-            )
+        refuse_started(meet, first)
         for place in DrawnPlace.objects.filter(meet=meet, round_no__gte=first):
             place.delete()
         for rnd in drawn.rounds:

@@ -43,8 +43,8 @@ from scoring.models import (
     Meet,
     MeetKind,
     RuleSet,
-    Seat,
     StandingsGroup,
+    seat_label,
 )
 
 TENTH = Decimal("0.1")
@@ -710,7 +710,7 @@ def meet_sheet(meet: Meet, *, day_standings: bool = True) -> MeetSheet:
         lines[game_id].append(
             SheetLine(
                 seat=seat,
-                seat_name=str(Seat(seat).label),
+                seat_name=seat_label(seat),
                 member_id=member_id,
                 name=name,
                 score=score,
@@ -882,7 +882,7 @@ def _record(summary: StandingRow | None, results: Iterable[HanchanResult]) -> Me
                 meet_kind=str(kinds.get(meet.kind, meet.kind)),
                 round_no=r.hanchan.round_no,
                 table_no=r.hanchan.table_no,
-                seat=r.get_seat_display(),
+                seat=seat_label(r.seat),
                 score=r.score,
                 place=r.place,
                 players=r.rule_set.players,

@@ -151,3 +151,8 @@ def test_english_pages_write_seats_as_letters_and_chombo_with_a_space(
     game = Hanchan.objects.get()
     detail = organizer_client.get(f"/games/{game.pk}/").content.decode()
     assert "<tr><td>N</td><td>北村 三郎</td>" in detail
+    # The member's own record writes them the same way (東 sat 東山 一郎, with one chombo).
+    east = game.results.get(seat=0).member
+    record = organizer_client.get(f"/members/{east.pk}/").content.decode()
+    assert "<td>E</td>" in record and "<td>東</td>" not in record
+    assert "Chombo 1" in record and "Chombo1" not in record
