@@ -9,6 +9,11 @@
   if (!form) return;
   const key = form.dataset.draftKey;
 
+  // The browser applies autofocus only at the first frame it draws; a key pressed before
+  // that (typing on while the page loads) went to the page and was lost: focus at once.
+  const first = form.querySelector("[autofocus]");
+  if (first && document.activeElement === document.body) first.focus();
+
   const values = () => {
     const kept = {};
     for (const el of form.elements) {
