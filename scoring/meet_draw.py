@@ -179,22 +179,36 @@ def recent_history(meet: Meet) -> draw.History[int]:
 
 
 def _kept_rounds(meet: Meet, from_round: int) -> list[draw.Round[int]]:
-    """Rounds 1..from_round−1 as they stand: the stored draw, or the games entered where a
-    round was not drawn."""
+    """Rounds 1..from_round−1 as they stand: a table whose game is entered as played (a
+    substitute counts where they sat, not the drawn player), a drawn table not yet entered as
+    drawn (less anyone who played at another table that round), and a round not drawn as its
+    games."""
     stored = stored_draw(meet)
-    played_by_no = _played_rounds([meet])[meet.pk]
+    games: dict[int, dict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
+    rows = HanchanResult.objects.filter(hanchan__meet=meet, hanchan__round_no__lt=from_round)
+    for round_no, table_no, member_id in rows.order_by(
+        "hanchan__round_no", "hanchan__table_no", "seat"
+    ).values_list("hanchan__round_no", "hanchan__table_no", "member_id"):
+        games[round_no][table_no].append(member_id)
+    attending = set(meet.attendees.values_list("pk", flat=True))
     kept: list[draw.Round[int]] = []
     for round_no in range(1, from_round):
+        played = games.get(round_no, {})
         drawn = next((r for r in stored.rounds if r.round_no == round_no), None) if stored else None
+        at_games = {p for ps in played.values() for p in ps}
+        tables = [tuple(ps) for ps in played.values()]
         if drawn is not None:
-            kept.append(
-                draw.Round(
-                    tuple(tuple(m.pk for m in t.players) for t in drawn.tables),
-                    tuple(m.pk for m in drawn.sitting_out),
-                )
-            )
-        else:
-            kept.append(played_by_no.get(round_no, draw.Round(())))
+            for table in drawn.tables:
+                if table.table_no not in played:
+                    rest = tuple(m.pk for m in table.players if m.pk not in at_games)
+                    if rest:
+                        tables.append(rest)
+        seated = {p for t in tables for p in t}
+        if drawn is not None:  # who was drawn to sit out and did not play
+            out = {m.pk for m in drawn.sitting_out} - seated
+        else:  # who attends and played no game that round
+            out = attending - seated
+        kept.append(draw.Round(tuple(tables), tuple(sorted(out))))
     return kept
 
 

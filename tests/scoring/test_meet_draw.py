@@ -124,6 +124,37 @@ def test_redraw_keeps_the_started_rounds_with_a_late_arrival(meet13, people):
     assert draw.meet_score(rounds).repeats == 0  # nobody meets a round-1 tablemate again
 
 
+def test_a_redraw_counts_who_played_not_who_was_drawn(meet13, people):
+    """Found trying a meet day: a substitute sat in round 1, then the later rounds were drawn
+    again; they put the substitute with his round-1 tablemates again, because the kept round
+    was the draw, not the game. The kept round is what was played."""
+    drawn(meet13, seed=1)
+    first = stored_draw(meet13)
+    assert first is not None
+    for table in first.rounds[0].tables:
+        players = list(table.players)
+        if table.table_no == 1:
+            players[0] = people[13]  # a substitute for the drawn player (not attending before)
+        play(meet13, 1, table.table_no, players)
+    gone = first.rounds[0].tables[0].players[0]
+    meet13.attendees.remove(gone)  # the drawn player went home; the substitute stays
+    assert people[13] in meet13.attendees.all()  # record() added him to the attendance
+    for seed in range(1, 6):
+        drawn(meet13, seed=seed, from_round=2)
+        after = stored_draw(meet13)
+        assert after is not None
+        played = Hanchan.objects.filter(meet=meet13, round_no=1)
+        rounds = [
+            draw.Round(tuple(tuple(r.member_id for r in g.results.all()) for g in played)),
+            *(
+                draw.Round(tuple(tuple(m.pk for m in t.players) for t in r.tables))
+                for r in after.rounds[1:]
+            ),
+        ]
+        assert draw.meet_score(rounds).repeats == 0, seed
+        assert gone not in [m for r in after.rounds[1:] for t in r.tables for m in t.players]
+
+
 def test_sit_out_in_turn(meet13):
     meet13.draw_mode = DrawMode.SIT_OUT
     meet13.save()
