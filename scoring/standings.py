@@ -36,6 +36,7 @@ from django.db.models import Count, Max, Q, QuerySet, Sum
 from django.utils.translation import gettext as _
 
 from members.models import Member
+from scoring import draw
 from scoring.models import (
     BigHand,
     Hanchan,
@@ -678,6 +679,19 @@ def day_filters(meet: Meet) -> Filters:
     )
 
 
+def tables_for(meet: Meet, attending: int) -> int:
+    """How many tables the attendance fills: as the table draw lays them out (draw.py: 14 →
+    4+4+3+3 with tables of three, 4+4+4 and two sitting out with 抜け番), or tables of three
+    under a 3-player rule set; at least one."""
+    if meet.rule_set.players == 3:
+        return max(attending // 3, 1)
+    try:
+        sizes, _out = draw.table_sizes(attending, draw.Mode(meet.draw_mode))
+    except ValueError:  # too few for a table
+        return 1
+    return max(len(sizes), 1)
+
+
 def meet_sheet(meet: Meet, *, day_standings: bool = True) -> MeetSheet:
     """One meet's games as plain rows, round by round and table by table (four queries), and
     the day's standings (``compute_standings`` of ``day_filters``; left out with
@@ -735,11 +749,10 @@ def meet_sheet(meet: Meet, *, day_standings: bool = True) -> MeetSheet:
             )
         )
     attending = meet.attendees.count()
-    per_table = meet.rule_set.players
     return MeetSheet(
         rounds=tuple(SheetRound(n, tuple(g)) for n, g in sorted(rounds.items())),
         attending=attending,
-        tables=max([g.table_no for g in games] + [max(attending // per_table, 1)]),
+        tables=max([g.table_no for g in games] + [tables_for(meet, attending)]),
         round_count=max([g.round_no for g in games] + [Meet.ROUNDS]),
         day_rows=compute_standings(day_filters(meet)) if day_standings else [],
     )

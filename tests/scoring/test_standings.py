@@ -421,3 +421,26 @@ def test_moving_a_meet_moves_its_games_between_periods(season):
     assert compute_standings(Filters(period=Period.parse("2025-H1"))) == []
     rows = compute_standings(Filters(period=Period.parse("2025-H2")))
     assert sum(r.games for r in rows) == 16
+
+
+@pytest.mark.parametrize(
+    ("attending", "mode", "tables"),
+    [
+        (14, "three_player_tables", 4),
+        (14, "sit_out", 3),
+        (13, "three_player_tables", 4),
+        (9, "three_player_tables", 3),
+        (16, "sit_out", 4),
+        (2, "three_player_tables", 1),
+    ],
+)
+def test_an_empty_meets_grid_has_the_tables_the_draw_would_make(club_rule, attending, mode, tables):
+    """Found trying a meet day: 14 present showed 3 tables a round before the draw (14 // 4),
+    and the draw then made 4 (4+4+3+3). The grid counts tables as the draw lays them out."""
+    meet = Meet.objects.create(
+        date=date(2025, 5, 14), kind="wed", rule_set=club_rule, draw_mode=mode
+    )
+    meet.attendees.set(
+        [Member.objects.create(name=f"会員 {i:02d}", furigana="かいいん") for i in range(attending)]
+    )
+    assert meet_sheet(meet, day_standings=False).tables == tables
