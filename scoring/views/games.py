@@ -163,6 +163,9 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @organizer_required
 def game_delete(request: HttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(Hanchan.objects.select_related("meet"), pk=pk)
+    if request.method != "POST" and game.meet.is_final:  # as the edit: no page to confirm
+        messages.error(request, _("This meet is finalised; reopen it to change games."))
+        return redirect("scoring:game-detail", pk=pk)
     if request.method == "POST":
         try:
             game.remove()

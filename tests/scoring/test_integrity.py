@@ -368,6 +368,13 @@ class TestFinalisedMeansFinal:
         assert response.status_code == 302
         assert rows_now() == before
 
+    def test_a_finalised_games_delete_page_is_not_offered(self, organizer_client, final_game):
+        """As its edit page: straight back to the game with the reason, no confirmation page
+        for a deletion that would be refused (found trying a meet day)."""
+        response = organizer_client.get(f"/games/{final_game.pk}/delete/", follow=True)
+        assert response.redirect_chain == [(f"/games/{final_game.pk}/", 302)]
+        assert "確定" in response.content.decode()
+
     def test_the_models_refuse_a_finalised_meet_by_any_path(self, final_game, people):
         meet = Meet.objects.get(pk=final_game.meet.pk)
         before = rows_now()
