@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST, require_safe
 
+from members.models import Member
 from members.roles import organizer_required
 from scoring.meet_draw import (
     DrawnTable,
@@ -204,12 +205,39 @@ def draw_pdf(request: HttpRequest, pk: int) -> HttpResponse:
     return response
 
 
+@dataclass(frozen=True)
+class OutOfDate:
+    """Who the draw's rounds not yet started seat but no longer attend, and who attends but
+    has no place in them (the attendance changed after the draw)."""
+
+    gone: tuple[Member, ...]
+    missing: tuple[Member, ...]
+
+
+def draw_out_of_date(meet: Meet, drawn: MeetDraw | None, started: set[int]) -> OutOfDate | None:
+    waiting = [r for r in drawn.rounds if r.round_no not in started] if drawn else []
+    if not waiting:
+        return None
+    attending = set(meet.attendees.all())
+    placed = {m for r in waiting for t in r.tables for m in t.players} | {
+        m for r in waiting for m in r.sitting_out
+    }
+    gone, missing = placed - attending, attending - placed
+    if not gone and not missing:
+        return None
+    return OutOfDate(
+        tuple(sorted(gone, key=lambda m: m.furigana)),
+        tuple(sorted(missing, key=lambda m: m.furigana)),
+    )
+
+
 def meet_draw_context(meet: Meet, sheet: MeetSheet) -> dict[str, object]:
     """What the meet page adds for the draw: the grid with the drawn tables, the draw form."""
     drawn = stored_draw(meet)
     started = {r.round_no for r in sheet.rounds if r.games}
     return {
         "drawn": drawn,
+        "draw_out_of_date": draw_out_of_date(meet, drawn, started),
         "grid": grid_with_draw(sheet, drawn),
         "draw_form": draw_form_for(meet, started),
         "can_draw": max(started, default=0) < Meet.ROUNDS,

@@ -442,3 +442,27 @@ def test_the_command_refuses_to_save_on_a_finalised_meet(meet13):
 def test_the_command_names_a_missing_meet(meet13):
     with pytest.raises(CommandError, match="0 meets"):
         run("2025-05-15")
+
+
+def test_the_meet_page_says_when_the_draw_no_longer_matches_the_attendance(
+    organizer_client, meet13, people
+):
+    """Found trying a meet day: after someone left, the later rounds still listed them, with
+    no word, until the organizer thought of drawing again."""
+    drawn(meet13, seed=1)
+    page = organizer_client.get(f"/meets/{meet13.pk}/").content.decode()
+    assert "卓組みが出席と合っていません" not in page
+    kept = stored_draw(meet13)
+    assert kept is not None
+    for table in kept.rounds[0].tables:
+        play(meet13, 1, table.table_no, list(table.players))  # round 1 played as drawn
+    leaving = kept.rounds[1].tables[0].players[0]
+    meet13.attendees.remove(leaving)
+    meet13.attendees.add(people[14])  # and one arrives late
+    page = organizer_client.get(f"/meets/{meet13.pk}/").content.decode()
+    stale = page.split('class="draw-stale"')[1].split("</div>")[0]
+    assert "卓組みが出席と合っていません" in stale
+    assert leaving.name in stale and people[14].name in stale
+    drawn(meet13, seed=2, from_round=2)
+    page = organizer_client.get(f"/meets/{meet13.pk}/").content.decode()
+    assert "draw-stale" not in page
