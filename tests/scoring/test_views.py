@@ -150,11 +150,16 @@ class TestMeets:
     def test_the_grid_has_a_table_per_players_of_the_rule_set(
         self, organizer_client, club_rule, members
     ):
-        """Nine attending: two tables of four under a 4-player rule set, three tables of three
-        under a 3-player one; the club's three rounds (Meet.ROUNDS) either way."""
+        """Nine attending: under a 4-player rule set the tables the draw would make (3+3+3
+        with tables of three, two tables of four with 抜け番), three tables of three under a
+        3-player one; the club's three rounds (Meet.ROUNDS) either way."""
         three = RuleSet.objects.filter(players=3).first()
-        for day, rule_set, tables in [("2025-04-09", club_rule, 2), ("2025-04-16", three, 3)]:
-            meet = Meet.objects.create(date=day, kind="wed", rule_set=rule_set)
+        for day, rule_set, mode, tables in [
+            ("2025-04-09", club_rule, "three_player_tables", 3),
+            ("2025-04-23", club_rule, "sit_out", 2),
+            ("2025-04-16", three, "three_player_tables", 3),
+        ]:
+            meet = Meet.objects.create(date=day, kind="wed", rule_set=rule_set, draw_mode=mode)
             meet.attendees.set([*members, Member.objects.create(name=f"九人目{day}")][:9])
             html = organizer_client.get(f"/meets/{meet.pk}/").content.decode()
             assert html.count('class="card game empty"') == tables * Meet.ROUNDS, rule_set
