@@ -17,16 +17,23 @@ start: $(STAMP)
 	$(PY) manage.py load_demo --if-empty
 	@echo
 	@echo "  白樺会 score book: http://$(HOST):$(PORT)/   (stop with Ctrl-C)"
+	@echo "  A report worker (manage.py db_worker) runs beside it."
 	@echo
-	$(PY) manage.py runserver $(HOST):$(PORT)
+	$(PY) manage.py db_worker --reload & worker=$$!; trap 'kill $$worker 2>/dev/null' EXIT; \
+	  $(PY) manage.py runserver $(HOST):$(PORT)
 
-# Production: gunicorn, static files by whitenoise; settings from the environment (README).
+# Production: gunicorn, static files by whitenoise, and REPORT_WORKERS report workers
+# (manage.py db_worker, each making one report at a time); settings from the environment
+# (README, which also shows them as systemd units).
 WORKERS ?= 3
+REPORT_WORKERS ?= 2
 serve: $(STAMP)
 	$(PY) manage.py migrate --no-input
 	$(PY) manage.py collectstatic --no-input -v0
 	$(PY) manage.py check --deploy --fail-level WARNING
-	exec $(VENV)/bin/gunicorn shirakaba.wsgi --bind $(HOST):$(PORT) --workers $(WORKERS) \
+	for i in $$(seq $(REPORT_WORKERS)); do $(PY) manage.py db_worker & done; \
+	  trap 'kill $$(jobs -p) 2>/dev/null' EXIT; \
+	  $(VENV)/bin/gunicorn shirakaba.wsgi --bind $(HOST):$(PORT) --workers $(WORKERS) \
 	  --worker-class gthread --threads 4 --keep-alive 10 --access-logfile -
 
 test: $(STAMP) $(AXE)

@@ -14,6 +14,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
+from django.utils.translation import gettext as _
 from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE, Cell
@@ -24,6 +25,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from scoring.imports import KIND_LABELS
 from scoring.models import SEAT_NAMES, MeetKind, format_big_hands
+from scoring.reports import Progress, no_progress
 from scoring.standings import (
     Filters,
     PlaceColumns,
@@ -165,7 +167,11 @@ def standings_sheet(
     return header, body, {k: v for k, v in formats.items() if k in header}
 
 
-def render_standings_xlsx(filters: Filters, *, with_members: bool = True) -> tuple[str, str, bytes]:
+def render_standings_xlsx(
+    filters: Filters, *, with_members: bool = True, progress: Progress = no_progress
+) -> tuple[str, str, bytes]:
+    """The standings, every game, and a sheet per member; ``progress`` is told the member
+    sheets written, n of N."""
     # Write-only: each row goes straight to the file, not into a grid of cell objects.
     book = Workbook(write_only=True)
     rows = compute_standings(filters)
@@ -181,7 +187,9 @@ def render_standings_xlsx(filters: Filters, *, with_members: bool = True) -> tup
     if with_members:
         used: set[str] = {"成績表", "全対局"}
         records = member_records(filters, rows)
-        for r in rows:
+        step = _("Member sheets")
+        for done, r in enumerate(rows):
+            progress(step, done, len(rows))
             _table(
                 book,
                 _sheet_title(r.name, used),
@@ -204,6 +212,7 @@ def render_standings_xlsx(filters: Filters, *, with_members: bool = True) -> tup
                 ],
                 formats={"P": P_FORMAT, "累計": P_FORMAT, "日付": DATE_FORMAT},
             )
+        progress(step, len(rows), len(rows))
     out = io.BytesIO()
     book.save(out)
     return f"shirakaba-standings-{filters.file_key}.xlsx", CONTENT_TYPE, out.getvalue()
