@@ -111,7 +111,7 @@ def test_the_page_polls_the_progress_then_offers_the_file(
     html = member_client.get(HALF, headers={"HX-Request": "true"}).content.decode()
     report = Report.objects.get()
     assert f'hx-get="/reports/{report.digest}/"' in html and 'hx-trigger="every 1s"' in html
-    assert "ワーカーを待っています" in html
+    assert "作成の順番を待っています" in html
     Report.objects.filter(pk=report.pk).update(
         status=ReportStatus.MAKING, step="会員ページ", done=12, total=50
     )
