@@ -358,3 +358,19 @@ def test_a_chart_is_drawn_once_for_the_same_figures_and_anew_when_they_change(mo
     changed = charts.cumulative_chart(labels, [Decimal("2.6"), Decimal("-30.5")], "累積P", "P")
     assert first == again and changed != first
     assert len(drawn) == 2
+
+
+def test_a_date_in_the_big_hand_list_and_a_hand_in_the_daily_sheet_never_split(club, monkeypatch):
+    """Issue 17: in the half-year PDF, 2025年10月1日（水） in the 満貫以上 list stays on one line,
+    and the daily sheet never breaks 満貫 or 跳満 across lines (Japanese may break between any
+    two characters, so each is kept whole by white-space: nowrap)."""
+    from scoring.reports import weasy
+
+    laid_out: list[str] = []
+    monkeypatch.setattr(weasy, "write_pdf", lambda html, images=None: laid_out.append(html))
+    monkeypatch.setattr("django.conf.settings.PDF_PROCESSES", 1)
+    render_standings_pdf(H2)
+    html = "".join(laid_out)
+    assert '<td class="date">2025年10月1日（水）</td>' in html
+    assert '<span class="word">満貫</span>' in html
+    assert ".date, .word { white-space: nowrap; }" in html
