@@ -1,7 +1,8 @@
 """Benchmark of the half-year reports as tasks (a measurement, not a test).
 
 Builds (once, in the scratch database DATABASE_URL names) ``--members`` members playing a 上期
-of 20 meets (12 tables a meet for 50 members, as many more as the members need), then, for the
+of 720 games for 50 members, in proportion for more (12 tables a meet for 50 members, more
+for more members, at most 50), then, for the
 half-year PDF and the Excel workbook, measures what issue 17 asks:
 
 - from nothing: no file kept, no chart drawn (a worker that has made nothing yet);
@@ -37,7 +38,6 @@ from shirakaba.devtools.management.commands.bench_standings import PREFIX
 from shirakaba.devtools.management.commands.bench_standings import Command as StandingsBench
 
 FIRST_DAY = date(2025, 4, 2)
-MEETS = 20
 
 
 def _loop(n: int = 30_000_000) -> float:
@@ -57,7 +57,15 @@ def reference() -> str:
 
 
 def tables_for(members: int) -> int:
-    return max(1, members * 12 // 50)
+    """12 tables for 50 members, as many more as more members need, at most 50 (the most a
+    meet may have)."""
+    return max(1, min(50, members * 12 // 50))
+
+
+def games_for(members: int) -> int:
+    """720 games in the half-year for 50 members (20 meets of 12 tables × 3 rounds), in
+    proportion for more."""
+    return members * 720 // 50
 
 
 def add_meet(day: date, tables: int) -> None:
@@ -123,7 +131,7 @@ class Command(BaseCommand):
             out, err = cast(TextIO, self.stdout), cast(TextIO, self.stderr)
             builder = StandingsBench(stdout=out, stderr=err)
             tables = tables_for(members)
-            builder.build(members, tables * 3 * MEETS, FIRST_DAY, tables=tables)
+            builder.build(members, games_for(members), FIRST_DAY, tables=tables)
         members = Member.objects.count()
         self.stdout.write(f"machine: {reference()} (lower is faster)")
         context = multiprocessing.get_context("fork")
@@ -134,6 +142,9 @@ class Command(BaseCommand):
             with tempfile.TemporaryDirectory() as reports_dir:
                 child = context.Process(target=_scenario, args=(kind, members, reports_dir, send))
                 child.start()
+                while not receive.poll(1):
+                    if not child.is_alive():
+                        raise CommandError(f"the {kind} run failed (its traceback is above)")
                 times, own, children = receive.recv()
                 child.join()
             label = {"standings.pdf": "half-year PDF", "standings.xlsx": "half-year Excel"}[kind]
@@ -141,7 +152,6 @@ class Command(BaseCommand):
             self.stdout.write(
                 f"{label}: {members} members, {games} games, {processes} layout process(es): "
                 + ", ".join(f"{k} {v:.2f} s" for k, v in times.items())
-                + f"; peak memory {own:.0f} MB (maker), {children:.0f} MB (largest layout"
-                " process)"
+                + f"; peak memory {own:.0f} MB (maker), {children:.0f} MB (its largest child process)"
             )
         self.stdout.write(f"machine: {reference()} at the end")
