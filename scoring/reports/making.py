@@ -153,8 +153,8 @@ def _sha(value: object) -> str:
 @cache
 def template_version() -> str:
     """A digest of everything that lays reports out: the report templates, the modules of
-    scoring/reports/, the bundled font's name and the compiled catalogues. A deploy that
-    changes any of them makes every report new."""
+    scoring/reports/ and the compiled catalogues. A deploy that changes any of them makes
+    every report new."""
     base = Path(settings.BASE_DIR)
     files = sorted(
         [

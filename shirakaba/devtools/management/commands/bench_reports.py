@@ -90,9 +90,10 @@ def add_meet(day: date, tables: int) -> None:
             )
 
 
-def _scenario(kind: str, members: int, reports_dir: str, out: Any) -> None:
-    """In a forked process: from nothing, unchanged, one more meet, after it; then the peak
-    memory of this process and of its children (the PDF's layout processes)."""
+def _scenario(kind: str, members: int, reports_dir: str, out: Any, more: bool) -> None:
+    """In a forked process: from nothing, unchanged, (with ``more``) one more meet and after
+    it, each time told as it is measured; then the peak memory of this process and of the
+    children it waited for."""
     with override_settings(REPORTS_DIR=reports_dir):
         spec = Spec.of(kind, Filters(period=Period.parse("2025-H1")))
         times: dict[str, float] = {}
@@ -102,14 +103,16 @@ def _scenario(kind: str, members: int, reports_dir: str, out: Any) -> None:
             report = ask(spec, here=True)
             times[label] = time.perf_counter() - start
             assert report.status == "ready", report.error
+            print(f"  {kind} {label}: {times[label]:.2f} s", flush=True)
 
         timed("from nothing")
         timed("unchanged")
-        last = Meet.objects.order_by("-date").values_list("date", flat=True).first()
-        assert last is not None
-        add_meet(last + timedelta(days=1), tables_for(members))
-        timed("after one more meet")
-        timed("unchanged again")
+        if more:
+            last = Meet.objects.order_by("-date").values_list("date", flat=True).first()
+            assert last is not None
+            add_meet(last + timedelta(days=1), tables_for(members))
+            timed("after one more meet")
+            timed("unchanged again")
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     out.send((times, own, children))
@@ -122,6 +125,12 @@ class Command(BaseCommand):
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("--members", type=int, default=50)
         parser.add_argument("--kinds", default="standings.pdf,standings.xlsx")
+        parser.add_argument(
+            "--no-more-meet",
+            dest="more",
+            action="store_false",
+            help="leave out the run after one more meet",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         if Member.objects.exclude(name__startswith=PREFIX).exists():
@@ -140,7 +149,10 @@ class Command(BaseCommand):
             connections.close_all()  # the child opens its own
             receive, send = context.Pipe(duplex=False)
             with tempfile.TemporaryDirectory() as reports_dir:
-                child = context.Process(target=_scenario, args=(kind, members, reports_dir, send))
+                child = context.Process(
+                    target=_scenario,
+                    args=(kind, members, reports_dir, send, options["more"]),
+                )
                 child.start()
                 while not receive.poll(1):
                     if not child.is_alive():
