@@ -17,16 +17,23 @@ start: $(STAMP)
 	$(PY) manage.py load_demo --if-empty
 	@echo
 	@echo "  白樺会 score book: http://$(HOST):$(PORT)/   (stop with Ctrl-C)"
+	@echo "  A report worker (manage.py db_worker) runs beside it."
 	@echo
-	$(PY) manage.py runserver $(HOST):$(PORT)
+	$(PY) manage.py db_worker --reload & worker=$$!; trap 'kill $$worker 2>/dev/null' EXIT; \
+	  $(PY) manage.py runserver $(HOST):$(PORT)
 
-# Production: gunicorn, static files by whitenoise; settings from the environment (README).
+# Production: gunicorn, static files by whitenoise, and REPORT_WORKERS report workers
+# (manage.py db_worker, each making one report at a time); settings from the environment
+# (README, which also shows them as systemd units).
 WORKERS ?= 3
+REPORT_WORKERS ?= 2
 serve: $(STAMP)
 	$(PY) manage.py migrate --no-input
 	$(PY) manage.py collectstatic --no-input -v0
 	$(PY) manage.py check --deploy --fail-level WARNING
-	exec $(VENV)/bin/gunicorn shirakaba.wsgi --bind $(HOST):$(PORT) --workers $(WORKERS) \
+	for i in $$(seq $(REPORT_WORKERS)); do $(PY) manage.py db_worker & done; \
+	  trap 'kill $$(jobs -p) 2>/dev/null' EXIT; \
+	  $(VENV)/bin/gunicorn shirakaba.wsgi --bind $(HOST):$(PORT) --workers $(WORKERS) \
 	  --worker-class gthread --threads 4 --keep-alive 10 --access-logfile -
 
 test: $(STAMP) $(AXE)
@@ -43,6 +50,8 @@ setup: $(STAMP) $(AXE)
 # file and a scratch PostgreSQL database (BENCH_PG, created when missing). Built once, reused.
 BENCH_SQLITE ?= sqlite:///$(CURDIR)/data/bench.sqlite3
 BENCH_PG ?= postgres://postgres@127.0.0.1:5432/shirakaba_bench
+# The reports' bench at these club sizes (issue 17 measured 50 300 1000: about an hour here).
+REPORT_SIZES ?= 50
 bench: $(STAMP)
 	DATABASE_URL=$(BENCH_SQLITE) $(PY) manage.py migrate -v0
 	DATABASE_URL=$(BENCH_SQLITE) $(PY) manage.py bench_standings $(ARGS)
@@ -50,9 +59,11 @@ bench: $(STAMP)
 	  psql "$(dir $(BENCH_PG))postgres" -c "CREATE DATABASE $(notdir $(BENCH_PG))"
 	DATABASE_URL=$(BENCH_PG) $(PY) manage.py migrate -v0
 	DATABASE_URL=$(BENCH_PG) $(PY) manage.py bench_standings $(ARGS)
-	rm -f data/bench-reports.sqlite3
-	DATABASE_URL=sqlite:///$(CURDIR)/data/bench-reports.sqlite3 $(PY) manage.py migrate -v0
-	DATABASE_URL=sqlite:///$(CURDIR)/data/bench-reports.sqlite3 $(PY) manage.py bench_reports
+	for n in $(REPORT_SIZES); do \
+	  rm -f data/bench-reports-$$n.sqlite3*; \
+	  DATABASE_URL=sqlite:///$(CURDIR)/data/bench-reports-$$n.sqlite3 $(PY) manage.py migrate -v0 && \
+	  DATABASE_URL=sqlite:///$(CURDIR)/data/bench-reports-$$n.sqlite3 $(PY) manage.py bench_reports --members $$n; \
+	done
 
 # Load test (a measurement): gunicorn + PostgreSQL (LOAD_PG, created when missing), 50 members
 # browsing and an organizer entering games for 60 s; prints throughput, p50/p95/p99, errors.

@@ -588,6 +588,7 @@ class Meet(models.Model):
             self.is_final = True
             self._change_reason = "確定"
             self.save()
+            transaction.on_commit(lambda: queue_reports_of(self.pk), robust=True)
 
     def reopen(self, reason: str) -> None:
         """確定解除, with the reason written into the history."""
@@ -1065,3 +1066,59 @@ class BigHand(SettledRecord):
     def __str__(self) -> str:
         label = self.get_level_display()
         return f"{label}({self.yakuman_name})" if self.yakuman_name else str(label)
+
+
+def queue_reports_of(meet_id: int) -> None:
+    """A finalised meet's month and half-year reports are queued, ready before anyone asks
+    (``scoring.reports.making.queue_after_finalise``)."""
+    from scoring.reports.making import queue_after_finalise
+
+    queue_after_finalise(meet_id)
+
+
+class ReportStatus(models.TextChoices):
+    QUEUED = "queued", _("queued")
+    MAKING = "making", _("being made")
+    READY = "ready", _("ready")
+    FAILED = "failed", _("failed")
+
+
+class Report(models.Model):
+    """A report file asked for (a PDF, Excel or CSV), made once by a task and kept.
+
+    ``digest`` names exactly what the file holds: the kind of report, what it is of (period,
+    filters, member, meet), the language, the version of the templates and code that lay it
+    out, and a fingerprint of the games it counts (``scoring.reports.making``). Its unique
+    index makes the row the single flight: the same report asked for again while it is being
+    made finds this row, and its task is queued once. The file lives under
+    ``DATA_DIR/reports/`` named by the digest. ``spec`` is what the task needs to make it;
+    ``step``, ``done`` and ``total`` are its progress, written by the task as it goes.
+    """
+
+    digest = models.CharField(max_length=64, unique=True)
+    spec = models.JSONField()
+    spec_key = models.CharField(max_length=64, db_index=True)  # the same report, any data
+    status = models.CharField(
+        max_length=8, choices=ReportStatus.choices, default=ReportStatus.QUEUED
+    )
+    task_id = models.CharField(max_length=64, blank=True)
+    filename = models.CharField(max_length=200, blank=True)
+    content_type = models.CharField(max_length=100, blank=True)
+    size = models.PositiveIntegerField(default=0)
+    step = models.CharField(max_length=100, blank=True)
+    done = models.PositiveIntegerField(default=0)
+    total = models.PositiveIntegerField(default=0)
+    error = models.TextField(blank=True)
+    asked_at = models.DateTimeField()
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("report file")
+        verbose_name_plural = _("report files")
+
+    def __str__(self) -> str:
+        return f"{self.filename or self.spec_key[:12]} ({self.status})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("scoring:report", args=[self.digest])

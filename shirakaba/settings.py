@@ -11,6 +11,7 @@ Environment variables (all optional for local use):
 - ``STANDINGS_PUBLIC``: ``1`` opens the standings page read-only to visitors. Off by default.
 - ``SHIRAKABA_DATA_DIR``: where the SQLite file, the generated key, collected static files and
   uploads waiting for confirmation live. Default ``data/``.
+- ``SHIRAKABA_REPORTS_DIR``: where made reports are kept. Default ``DATA_DIR/reports``.
 - ``SESSION_IDLE_MINUTES``: a session ends after this long without a request. Default 120.
 - ``PDF_PROCESSES``: worker processes that lay out a long PDF report in parallel (the
   half-year report with its member pages). Default: the machine's cores, at most 2; ``1``
@@ -97,6 +98,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "simple_history",
     "axes",
+    "django_tasks_db",
     "members",
     "scoring",
 ]
@@ -201,6 +203,11 @@ SESSION_COOKIE_HTTPONLY = True
 
 # An uploaded record sheet waits here between its preview and its confirmation.
 PENDING_IMPORTS_DIR = DATA_DIR / "pending-imports"
+
+# Reports are tasks of Django's tasks framework, queued in the database and made by
+# `manage.py db_worker` (scoring/reports/making.py); the files are kept here by digest.
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+REPORTS_DIR = Path(os.environ.get("SHIRAKABA_REPORTS_DIR", DATA_DIR / "reports"))
 
 # Long PDF reports are laid out in parallel worker processes (scoring/reports/weasy.py).
 PDF_PROCESSES = int(os.environ.get("PDF_PROCESSES", str(min(2, os.cpu_count() or 1))))

@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring.models import Meet
-from scoring.reports import weasy
+from scoring.reports import Progress, no_progress, weasy
 from scoring.reports.charts import cumulative_chart
 from scoring.standings import (
     Filters,
@@ -90,14 +90,22 @@ def _drawings(members: list[dict[str, Any]]) -> dict[str, weasy.Drawing]:
     }
 
 
-def _standings_pdf(context: dict[str, Any], with_members: bool) -> bytes:
-    """The standings report, its member pages laid out in parallel when there are many."""
+def _standings_pdf(
+    context: dict[str, Any], with_members: bool, progress: Progress = no_progress
+) -> bytes:
+    """The standings report, its member pages laid out in parallel when there are many.
+    ``progress`` is told the members whose pages are made, n of N."""
     filters, rows = context["filters"], context["rows"]
     processes = settings.PDF_PROCESSES
+    step = _("Member pages") if with_members else _("Standings")
+    total = len(rows) if with_members else 1
+    progress(step, 0, total)
     if not with_members or processes < 2 or len(rows) < PARALLEL_MIN_MEMBERS:
         members = _member_pages(rows, member_records(filters, rows)) if with_members else []
         html = _html("reports/standings.html", {**context, "members": members})
-        return weasy.write_pdf(html, _images(members))
+        pdf = weasy.write_pdf(html, _images(members))
+        progress(step, total, total)
+        return pdf
 
     context = {**context, "numbers_stamped": True}
 
@@ -109,6 +117,7 @@ def _standings_pdf(context: dict[str, Any], with_members: bool) -> bytes:
         yield _html("reports/standings.html", {**context, "members": []}), {}, {}
         records = member_records(filters, rows)
         for run in weasy.chunks(rows, PARTS_PER_PROCESS * processes):
+            members_in_part.append(len(run))
             members = _member_pages(run, records, draw=False)
             chart_args.update((m["name"], m["chart_args"]) for m in members)
             page_context = {**context, "members": members, "only_members": True}
@@ -118,8 +127,12 @@ def _standings_pdf(context: dict[str, Any], with_members: bool) -> bytes:
     def page_numbers(numbers: range, total: int) -> str:
         return _html("reports/page_numbers.html", {"numbers": numbers, "total": total})
 
+    def on_part(made: int) -> None:
+        progress(step, sum(members_in_part[:made]), total)
+
     chart_args: dict[str, tuple[object, ...]] = {}
-    pdf, drawn = weasy.write_parallel(parts(), page_numbers, processes=processes)
+    members_in_part = [0]  # the front matter, then each part's members
+    pdf, drawn = weasy.write_parallel(parts(), page_numbers, processes=processes, on_part=on_part)
     for name, jpeg in drawn.items():  # the charts the workers drew, for the next report
         cumulative_chart.store(jpeg, *chart_args[name], fmt="jpeg")
     return pdf
@@ -148,7 +161,7 @@ def standings_title(period: Period) -> str:
 
 
 def render_standings_pdf(
-    filters: Filters, *, with_members: bool | None = None
+    filters: Filters, *, with_members: bool | None = None, progress: Progress = no_progress
 ) -> tuple[str, str, bytes]:
     """月間成績表 for a month; 半期成績表 (with a page per member) for a half-year or longer."""
     monthly = is_monthly(filters.period)
@@ -171,7 +184,7 @@ def render_standings_pdf(
     return (
         f"shirakaba-{kind}-{filters.file_key}.pdf",
         CONTENT_TYPE,
-        _standings_pdf(context, with_members),
+        _standings_pdf(context, with_members, progress),
     )
 
 

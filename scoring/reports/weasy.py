@@ -102,7 +102,11 @@ def _write_part(part: Part) -> tuple[bytes, dict[str, bytes]]:
 
 
 def write_parallel(
-    parts: Iterable[Part], page_numbers: PageNumbers, *, processes: int
+    parts: Iterable[Part],
+    page_numbers: PageNumbers,
+    *,
+    processes: int,
+    on_part: Callable[[int], None] | None = None,
 ) -> tuple[bytes, dict[str, bytes]]:
     """Make each part a PDF in ``processes`` workers, join them in order and stamp each page
     with its number. Each part goes to a worker as soon as ``parts`` yields it, so the
@@ -111,7 +115,8 @@ def write_parallel(
 
     ``page_numbers(numbers, total)`` gives the HTML of blank pages, one for each of
     ``numbers``, that hold nothing but that page's number, laid out as the parts' pages are;
-    the workers make them too, in as many runs as there are workers."""
+    the workers make them too, in as many runs as there are workers. ``on_part(n)`` is told
+    each time the first ``n`` parts are made."""
     parts = iter(parts)
     sent: list[Part] = []
 
@@ -122,11 +127,11 @@ def write_parallel(
 
     try:
         with ProcessPoolExecutor(processes, mp_context=_context) as pool:
-            return _make(pool.submit, sending(), page_numbers, processes)
+            return _make(pool.submit, sending(), page_numbers, processes, on_part)
     except BrokenProcessPool:
         # A worker died (out of memory, killed): make the report here rather than fail.
         logger.warning("PDF workers failed; making the report in one process", exc_info=True)
-        return _make(_here, [*sent, *parts], page_numbers, 1)
+        return _make(_here, [*sent, *parts], page_numbers, 1, on_part)
 
 
 def _here[T](fn: Callable[..., T], *args: Any) -> Future[T]:
@@ -141,11 +146,16 @@ def _make(
     parts: Iterable[Part],
     page_numbers: PageNumbers,
     processes: int,
+    on_part: Callable[[int], None] | None = None,
 ) -> tuple[bytes, dict[str, bytes]]:
     from pypdf import PdfReader, PdfWriter
     from pypdf.generic import NameObject
 
-    made = [future.result() for future in [submit(_write_part, part) for part in parts]]
+    made = []
+    for future in [submit(_write_part, part) for part in parts]:
+        made.append(future.result())
+        if on_part is not None:
+            on_part(len(made))
     readers = [PdfReader(io.BytesIO(pdf)) for pdf, _drawn in made]
     total = sum(len(reader.pages) for reader in readers)
     runs = chunks(range(1, total + 1), processes)

@@ -1,8 +1,11 @@
 """Excel reports (openpyxl): the standings, every game, and a sheet per member.
 
 Lays out what ``standings.py`` returns. Numbers are numbers in the cells (P rounded to one
-decimal before writing, shown as +0.0/-0.0), the header row is bold and frozen, and every
-sheet prints on A4 landscape, fitted to the page width, with the header repeated.
+decimal before writing, shown as +0.0/-0.0; 持ち点 with thousands separators). Each sheet
+starts with two title rows (the club and the report; the period and the day it was made),
+then the bold header row, frozen with the title above it. Every sheet prints on A4
+landscape, fitted to the page width, with the header repeated on every page, and a print
+header and footer: the club and the report, the period, and page n/N.
 """
 
 from __future__ import annotations
@@ -10,10 +13,13 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 from typing import Any
 
+from django.utils import timezone
+from django.utils.translation import gettext as _
 from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE, Cell
@@ -24,6 +30,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from scoring.imports import KIND_LABELS
 from scoring.models import SEAT_NAMES, MeetKind, format_big_hands
+from scoring.reports import Progress, no_progress
 from scoring.standings import (
     Filters,
     PlaceColumns,
@@ -33,8 +40,23 @@ from scoring.standings import (
     game_rows,
     member_records,
 )
+from scoring.templatetags.scoring_tags import meet_date
 
 CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+SCORE_FORMAT = "#,##0"  # 持ち点: 32,600
+# The title rows above each sheet's header row; the header is row TITLE_ROWS + 1.
+TITLE_ROWS = 2
+
+
+@dataclass(frozen=True)
+class Heading:
+    """What a sheet says of itself: the report (and whose), the period, the day made."""
+
+    report: str
+    period: str
+    made_on: date
+
+
 P_FORMAT = "+0.0;-0.0;0.0"
 RATE_FORMAT = "0.0%"
 DATE_FORMAT = "yyyy/m/d"
@@ -161,30 +183,41 @@ def standings_sheet(
         "トップ率": RATE_FORMAT,
         "連対率": RATE_FORMAT,
         "ラス回避率": RATE_FORMAT,
+        "最高持ち点": SCORE_FORMAT,
     }
     return header, body, {k: v for k, v in formats.items() if k in header}
 
 
-def render_standings_xlsx(filters: Filters, *, with_members: bool = True) -> tuple[str, str, bytes]:
+def render_standings_xlsx(
+    filters: Filters, *, with_members: bool = True, progress: Progress = no_progress
+) -> tuple[str, str, bytes]:
+    """The standings, every game, and a sheet per member; ``progress`` is told the member
+    sheets written, n of N."""
     # Write-only: each row goes straight to the file, not into a grid of cell objects.
     book = Workbook(write_only=True)
     rows = compute_standings(filters)
+    made_on = timezone.localdate()
     header, body, formats = standings_sheet(filters, rows)
-    _table(book, "成績表", header, body, formats=formats)
+    heading = Heading("成績表", filters.heading, made_on)
+    _table(book, "成績表", heading, header, body, formats=formats)
     _table(
         book,
         "全対局",
+        Heading("全対局", filters.heading, made_on),
         GAMES_HEADER,
         _game_rows(filters),
-        formats={"P": P_FORMAT, "日付": DATE_FORMAT},
+        formats={"P": P_FORMAT, "日付": DATE_FORMAT, "持ち点": SCORE_FORMAT},
     )
     if with_members:
         used: set[str] = {"成績表", "全対局"}
         records = member_records(filters, rows)
-        for r in rows:
+        step = _("Member sheets")
+        for done, r in enumerate(rows):
+            progress(step, done, len(rows))
             _table(
                 book,
                 _sheet_title(r.name, used),
+                Heading(f"個人成績　{r.name}", filters.heading, made_on),
                 MEMBER_HEADER,
                 [
                     [
@@ -202,8 +235,14 @@ def render_standings_xlsx(filters: Filters, *, with_members: bool = True) -> tup
                     ]
                     for g in records[r.member_id].games
                 ],
-                formats={"P": P_FORMAT, "累計": P_FORMAT, "日付": DATE_FORMAT},
+                formats={
+                    "P": P_FORMAT,
+                    "累計": P_FORMAT,
+                    "日付": DATE_FORMAT,
+                    "持ち点": SCORE_FORMAT,
+                },
             )
+        progress(step, len(rows), len(rows))
     out = io.BytesIO()
     book.save(out)
     return f"shirakaba-standings-{filters.file_key}.xlsx", CONTENT_TYPE, out.getvalue()
@@ -254,13 +293,18 @@ def _width(value: Any) -> int:
 def _table(
     book: Workbook,
     title: str,
+    heading: Heading,
     header: Sequence[str],
     rows: list[list[Any]],
     formats: dict[str, str] | None = None,
 ) -> None:
-    """A sheet of ``rows`` under a bold, frozen ``header``, printed A4 landscape, fitted to the
-    page width with the header on every page. Column widths follow the widest value."""
+    """A sheet of ``rows`` under the ``heading``'s title rows and a bold, frozen ``header``,
+    printed A4 landscape, fitted to the page width with the header on every page and the
+    period and page n/N in the print header and footer. Column widths follow the widest
+    value."""
     sheet = book.create_sheet(title)
+    club = _("Shirakaba Mahjong Circle")
+    made = _("Made on %(day)s") % {"day": meet_date(heading.made_on)}
     # In a write-only sheet, everything but the rows is set before the first row.
     widths = [max(6, len(h) * 2 + 2) for h in header]
     for row in rows:
@@ -268,14 +312,23 @@ def _table(
             widths[i] = max(widths[i], _width(value))
     for index, width in enumerate(widths, start=1):
         sheet.column_dimensions[get_column_letter(index)].width = width
-    sheet.freeze_panes = "A2"
-    sheet.print_title_rows = "1:1"
+    header_row = TITLE_ROWS + 1
+    sheet.freeze_panes = f"A{header_row + 1}"
+    sheet.print_title_rows = f"{header_row}:{header_row}"
+    sheet.oddHeader.left.text = _escape_print(f"{club}　{heading.report}")
+    sheet.oddHeader.right.text = _escape_print(heading.period)
+    sheet.oddFooter.left.text = _escape_print(made)
+    sheet.oddFooter.right.text = "&P / &N"  # page n of N
     sheet.sheet_properties.pageSetUpPr = PageSetupProperties(fitToPage=True)
     sheet.page_setup.fitToWidth = 1
     sheet.page_setup.fitToHeight = 0
     sheet.page_setup.orientation = "landscape"
     sheet.page_setup.paperSize = Worksheet.PAPERSIZE_A4
 
+    title_cell = _text_cell(sheet, f"{club}　{heading.report}")
+    title_cell.font = Font(bold=True, size=14)
+    sheet.append([title_cell])
+    sheet.append([_text_cell(sheet, f"{heading.period}　{made}".strip("　"))])
     bold = Font(bold=True)
     fill = PatternFill("solid", fgColor="E8EEE8")
     centred = Alignment(horizontal="center", vertical="center", wrap_text=True)
@@ -296,6 +349,11 @@ def _table(
             if isinstance(value, str):
                 row[i] = _text_cell(sheet, value)
         sheet.append(row)
+
+
+def _escape_print(text: str) -> str:
+    """Text for a print header or footer, where & starts a code (&P is the page number)."""
+    return ILLEGAL_CHARACTERS_RE.sub("", text).replace("&", "&&")
 
 
 def _text_cell(sheet: Any, value: str) -> Cell:

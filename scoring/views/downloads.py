@@ -1,147 +1,102 @@
-"""Downloads: the reports as PDF, Excel and CSV. Each only lays out standings.py's numbers.
+"""Downloads: the reports as PDF, Excel and CSV, made by tasks and kept.
 
-A report is heavy (an all-time PDF: seconds of CPU and hundreds of MB), so each process makes
-at most ``REPORTS.at_once`` at the same time; a request that finds them all busy waits up to
-``REPORTS.wait`` seconds for a turn, then is answered 503 with Retry-After. The same report
-asked for again while it is being made (a double click, a reload) waits for that one and gets
-its bytes: it is made once. Until reports become background tasks, this is their bound.
+Asking for a report (``scoring.reports.making.ask``) gives its ``Report`` row: kept already
+(the file is sent at once), or queued for a worker, or, for a small one, made in this request
+by the same function the worker runs. A plain request for a report not ready is redirected to
+the report's own page, which shows its progress and then the download. From a page with htmx,
+the same links answer with that page's progress fragment, swapped in beside the buttons and
+polled every second until the file is ready; the fragment then holds the download link, which
+static/js/downloads.js follows at once.
 """
 
 from __future__ import annotations
 
-import re
-import threading
-from collections.abc import Callable, Hashable
-from concurrent.futures import Future
-
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404
-from django.utils.translation import get_language
-from django.utils.translation import gettext as _
+from django.http import FileResponse, Http404, HttpRequest, HttpResponseBase
+from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_safe
+from django.views.decorators.vary import vary_on_headers
+from django_htmx.middleware import HtmxDetails
 
 from members.models import Member
-from scoring.models import Meet
-from scoring.reports.games_csv import render_games_csv
-from scoring.reports.pdf import render_meet_pdf, render_member_pdf, render_standings_pdf
-from scoring.reports.xlsx import render_standings_xlsx
+from scoring.models import Meet, Report, ReportStatus
+from scoring.reports.making import Spec, ask, is_kept, kept_path
 from scoring.standings import Filters
 from scoring.views.standings import filters_from
 
-Rendered = tuple[str, str, bytes]  # file name, content type, content
+
+class HtmxHttpRequest(HttpRequest):
+    htmx: HtmxDetails
 
 
-class Busy(Exception):
-    """Every turn stayed taken for the whole wait."""
+def _progress(request: HttpRequest, report: Report, *, whole: bool = False) -> HttpResponseBase:
+    template = "scoring/report.html" + ("" if whole else "#report-progress")
+    return render(request, template, {"report": report, "ready": is_kept(report)})
 
 
-class ReportTurns:
-    """At most ``at_once`` reports made at a time in this process, each report once."""
-
-    def __init__(self, at_once: int, wait: float) -> None:
-        self.at_once, self.wait = at_once, wait
-        self._turns = threading.BoundedSemaphore(at_once)
-        self._lock = threading.Lock()
-        self._making: dict[Hashable, Future[Rendered]] = {}
-
-    def make(self, key: Hashable, render: Callable[[], Rendered]) -> Rendered:
-        """``render()``'s result; made here, or by the request already making ``key``."""
-        with self._lock:
-            making = self._making.get(key)
-            if making is None:
-                making = self._making[key] = Future()
-                mine = True
-            else:
-                mine = False
-        if not mine:
-            return making.result()  # raises what the maker raised (Busy too)
-        try:
-            if not self._turns.acquire(timeout=self.wait):
-                raise Busy
-            try:
-                result = render()
-            finally:
-                self._turns.release()
-        except BaseException as error:
-            making.set_exception(error)
-            raise
-        else:
-            making.set_result(result)
-            return result
-        finally:
-            with self._lock:
-                del self._making[key]
-
-
-REPORTS = ReportTurns(at_once=2, wait=10)
-RETRY_AFTER = 30  # seconds
-
-
-def download(
-    request: HttpRequest, key: tuple[Hashable, ...], render: Callable[[], Rendered]
-) -> HttpResponse:
-    """The file as an attachment; a ``dl`` token is echoed in a cookie so that the page's
-    progress indicator (static/js/downloads.js) knows the file has arrived (or was refused)."""
-    try:
-        filename, content_type, content = REPORTS.make((*key, get_language()), render)
-    except Busy:
-        response = HttpResponse(
-            _("Other reports are being made just now. Please try again in a minute."),
-            content_type="text/plain; charset=utf-8",
-            status=503,
-        )
-        response["Retry-After"] = str(RETRY_AFTER)
-    else:
-        response = HttpResponse(content, content_type=content_type)
-        response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    token = request.GET.get("dl", "")
-    if re.fullmatch(r"[A-Za-z0-9]{1,32}", token):  # a cookie name: ASCII only ("ａ".isalnum())
-        response.set_cookie(f"dl_{token}", "1", max_age=60, samesite="Lax")
+def _file(report: Report) -> FileResponse:
+    response = FileResponse(
+        kept_path(report).open("rb"),
+        as_attachment=True,
+        filename=report.filename,
+        content_type=report.content_type,
+    )
+    response["Cache-Control"] = "private, max-age=0"
     return response
 
 
-def _identity(filters: Filters) -> tuple[Hashable, ...]:
-    rule_set = filters.rule_set.pk if filters.rule_set else None
-    group = filters.group.pk if filters.group else None  # None: the club's (no query needed)
-    return (filters.period.key, filters.kind, group, rule_set, filters.min_games)
+@vary_on_headers("HX-Request")
+def _answer(request: HtmxHttpRequest, spec: Spec) -> HttpResponseBase:
+    """The file when it is kept (and not asked for by htmx), else its progress."""
+    report = ask(spec)
+    if request.htmx:
+        return _progress(request, report)
+    if is_kept(report):
+        return _file(report)
+    return redirect(report)
 
 
 @require_safe
-def standings_pdf(request: HttpRequest) -> HttpResponse:
-    filters = filters_from(request)
-    return download(
-        request, ("standings.pdf", *_identity(filters)), lambda: render_standings_pdf(filters)
-    )
+def report(request: HtmxHttpRequest, digest: str) -> HttpResponseBase:
+    """A report's progress: the whole page, or (htmx, polling) the fragment alone."""
+    found = get_object_or_404(Report, digest=digest)
+    return _progress(request, found, whole=not request.htmx)
 
 
 @require_safe
-def standings_xlsx(request: HttpRequest) -> HttpResponse:
-    filters = filters_from(request)
-    return download(
-        request, ("standings.xlsx", *_identity(filters)), lambda: render_standings_xlsx(filters)
-    )
+def report_file(request: HttpRequest, digest: str) -> HttpResponseBase:
+    found = get_object_or_404(Report, digest=digest)
+    if is_kept(found):
+        return _file(found)
+    if found.status == ReportStatus.READY:  # its file was pruned meanwhile
+        raise Http404
+    return redirect(found)
 
 
 @require_safe
-def games_csv(request: HttpRequest) -> HttpResponse:
+def standings_pdf(request: HtmxHttpRequest) -> HttpResponseBase:
+    return _answer(request, Spec.of("standings.pdf", filters_from(request)))
+
+
+@require_safe
+def standings_xlsx(request: HtmxHttpRequest) -> HttpResponseBase:
+    return _answer(request, Spec.of("standings.xlsx", filters_from(request)))
+
+
+@require_safe
+def games_csv(request: HtmxHttpRequest) -> HttpResponseBase:
     """Every game of the period (and meet kind) shown, whatever its group: the club's data."""
     shown = filters_from(request)
     filters = Filters(period=shown.period, kind=shown.kind, every_group=True)
-    return download(request, ("games.csv", *_identity(filters)), lambda: render_games_csv(filters))
+    return _answer(request, Spec.of("games.csv", filters))
 
 
 @require_safe
-def member_pdf(request: HttpRequest, pk: int) -> HttpResponse:
+def member_pdf(request: HtmxHttpRequest, pk: int) -> HttpResponseBase:
     member = get_object_or_404(Member, pk=pk)
-    filters = filters_from(request)
-    return download(
-        request,
-        ("member.pdf", member.pk, *_identity(filters)),
-        lambda: render_member_pdf(member.pk, filters),
-    )
+    return _answer(request, Spec.of("member.pdf", filters_from(request), member=member.pk))
 
 
 @require_safe
-def meet_pdf(request: HttpRequest, pk: int) -> HttpResponse:
+def meet_pdf(request: HtmxHttpRequest, pk: int) -> HttpResponseBase:
     meet = get_object_or_404(Meet, pk=pk)
-    return download(request, ("meet.pdf", meet.pk), lambda: render_meet_pdf(meet))
+    return _answer(request, Spec.of("meet.pdf", meet=meet.pk))

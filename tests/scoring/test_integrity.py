@@ -28,7 +28,7 @@ from scoring.models import (
 )
 from scoring.reports.games_csv import render_games_csv
 from scoring.reports.pdf import render_meet_pdf, render_standings_pdf
-from scoring.reports.xlsx import STANDINGS_HEADER, render_standings_xlsx
+from scoring.reports.xlsx import STANDINGS_HEADER, TITLE_ROWS, render_standings_xlsx
 from scoring.standings import Filters, Period, compute_standings, counts_wins, member_record
 from tests.scoring.test_reports import FIRST_COLUMNS, pdf_text
 
@@ -170,7 +170,9 @@ def test_a_member_under_three_rule_sets_in_one_half_year(three_systems):
 
 
 def sheet(data: bytes, name: str = "成績表") -> list[list]:
-    return [list(r) for r in load_workbook(io.BytesIO(data))[name].iter_rows(values_only=True)]
+    """The sheet's rows from its header row on (below the title rows)."""
+    rows = load_workbook(io.BytesIO(data))[name].iter_rows(min_row=TITLE_ROWS + 1, values_only=True)
+    return [list(r) for r in rows]
 
 
 def test_the_excel_of_each_group(three_systems):

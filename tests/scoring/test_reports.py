@@ -1,6 +1,7 @@
 """Reports read back: the PDF's text and fonts, the XLSX cell by cell, the CSV re-imported."""
 
 import io
+from datetime import date
 from decimal import Decimal
 
 import pytest
@@ -18,7 +19,7 @@ from scoring.reports.pdf import (
     render_standings_pdf,
     standings_title,
 )
-from scoring.reports.xlsx import STANDINGS_HEADER, render_standings_xlsx
+from scoring.reports.xlsx import STANDINGS_HEADER, TITLE_ROWS, render_standings_xlsx
 from scoring.standings import Filters, Period, compute_standings
 from scoring.templatetags.scoring_tags import signed_p
 from tests.scoring.test_standings_views import make_club
@@ -207,12 +208,13 @@ def test_the_xlsx_matches_the_standings_cell_by_cell(club):
     assert filename.endswith(".xlsx") and "spreadsheetml" in content_type
     book = load_workbook(io.BytesIO(data))
     sheet = book["成績表"]
-    header = [c.value for c in sheet[1]]
+    header = [c.value for c in sheet[TITLE_ROWS + 1]]
     assert header[:11] == FIRST_COLUMNS
     assert header == STANDINGS_HEADER
     rows = compute_standings(H2)
-    assert sheet.max_row == len(rows) + 1
-    for excel_row, r in zip(sheet.iter_rows(min_row=2, values_only=True), rows, strict=True):
+    assert sheet.max_row == TITLE_ROWS + 1 + len(rows)
+    body = sheet.iter_rows(min_row=TITLE_ROWS + 2, values_only=True)
+    for excel_row, r in zip(body, rows, strict=True):
         assert excel_row[:11] == (
             r.position,
             r.name,
@@ -224,16 +226,16 @@ def test_the_xlsx_matches_the_standings_cell_by_cell(club):
             r.chombo,
         )
         assert excel_row[12] == float(r.top_rate)  # numbers, not text
-    total = sheet["D2"]
+    total = sheet["D4"]
     assert isinstance(total.value, (int, float)) and total.number_format == "+0.0;-0.0;0.0"
-    assert sheet.freeze_panes == "A2" and sheet.print_title_rows == "$1:$1"
+    assert sheet.freeze_panes == "A4" and sheet.print_title_rows == "$3:$3"
     assert sheet.page_setup.orientation == "landscape" and sheet.page_setup.paperSize == 9
     assert sheet.sheet_properties.pageSetUpPr.fitToPage and sheet.page_setup.fitToWidth == 1
-    assert sheet["A1"].font.b
+    assert sheet["A3"].font.b
     games = book["全対局"]
-    assert games.max_row == 1 + 4 * Hanchan.objects.count()
+    assert games.max_row == TITLE_ROWS + 1 + 4 * Hanchan.objects.count()
     # Dates as dates, 2025/10/1, in a column wide enough not to show ####.
-    assert games["A2"].is_date and games["A2"].number_format == "yyyy/m/d"
+    assert games["A4"].is_date and games["A4"].number_format == "yyyy/m/d"
     assert games.column_dimensions["A"].width >= 10
     assert set(book.sheetnames) >= {m.name for m in club}  # a sheet per member
 
@@ -281,28 +283,58 @@ def test_download_buttons_and_endpoints(member_client, client, club):
     html = member_client.get("/standings/?period=2025-H2").content.decode()
     assert 'href="/reports/standings.pdf?period=2025-H2"' in html
     assert 'href="/reports/standings.xlsx?period=2025-H2"' in html
-    assert "data-download" in html and "作成中" in html
-    response = member_client.get("/reports/standings.xlsx?period=2025-H2&dl=abc123")
+    # With htmx, a button fetches the report's progress into the box beside the buttons.
+    assert 'hx-get="/reports/standings.pdf?period=2025-H2"' in html
+    assert 'hx-target="next .report-status"' in html and 'class="report-status"' in html
+    response = member_client.get("/reports/standings.xlsx?period=2025-H2")
     assert (
         response["Content-Disposition"] == 'attachment; filename="shirakaba-standings-2025-H2.xlsx"'
     )
-    assert response.cookies["dl_abc123"].value == "1"
-    assert member_client.get("/reports/games.csv?period=2025-H2")["Content-Type"].startswith(
-        "text/csv"
-    )
+    csv = member_client.get("/reports/games.csv?period=2025-H2")
+    assert csv["Content-Type"].startswith("text/csv")
     meet = Meet.objects.first()
-    assert member_client.get(f"/meets/{meet.pk}/sheet.pdf").content.startswith(b"%PDF")
-    assert member_client.get(f"/members/{club[0].pk}/record.pdf?period=2025-H2").content.startswith(
-        b"%PDF"
-    )
+    sheet = member_client.get(f"/meets/{meet.pk}/sheet.pdf")
+    assert b"".join(sheet.streaming_content).startswith(b"%PDF")
+    record = member_client.get(f"/members/{club[0].pk}/record.pdf?period=2025-H2")
+    assert b"".join(record.streaming_content).startswith(b"%PDF")
     for url in ("/reports/standings.pdf", "/reports/games.csv", f"/meets/{meet.pk}/sheet.pdf"):
         assert client.get(url).status_code == 302  # visitors sign in first
+
+
+def test_every_excel_sheet_has_a_title_a_print_header_and_footer_and_scores_with_commas(
+    club, monkeypatch
+):
+    """Issue 17: printed, a sheet says whose club, which report, which period, when made,
+    and page n/N; 持ち点 reads 32,600."""
+    monkeypatch.setattr("django.utils.timezone.localdate", lambda: date(2026, 11, 23))
+    book = load_workbook(io.BytesIO(render_standings_xlsx(H2)[2]))
+    member = club[0]
+    for name, report in [
+        ("成績表", "成績表"),
+        ("全対局", "全対局"),
+        (member.name, f"個人成績　{member.name}"),
+    ]:
+        sheet = book[name]
+        assert sheet["A1"].value == f"白樺会マージャンサークル　{report}"
+        assert sheet["A1"].font.b and sheet["A1"].font.sz == 14
+        assert sheet["A2"].value == "2025年度 下期（10月〜3月）　2026年11月23日（月） 作成"
+        assert sheet.oddHeader.left.text == f"白樺会マージャンサークル　{report}"
+        assert sheet.oddHeader.right.text == "2025年度 下期（10月〜3月）"
+        assert sheet.oddFooter.right.text == "&P / &N"  # page n / N
+    games = book["全対局"]
+    score = [c.value for c in games[TITLE_ROWS + 1]].index("持ち点") + 1
+    cell = games.cell(row=TITLE_ROWS + 2, column=score)
+    assert isinstance(cell.value, int) and cell.number_format == "#,##0"
+    highest = [c.value for c in book["成績表"][TITLE_ROWS + 1]].index("最高持ち点") + 1
+    assert book["成績表"].cell(row=TITLE_ROWS + 2, column=highest).number_format == "#,##0"
 
 
 def test_p_values_are_rounded_to_a_tenth_before_writing(club):
     data = render_standings_xlsx(H2)[2]
     sheet = load_workbook(io.BytesIO(data))["成績表"]
-    for (value,) in sheet.iter_rows(min_row=2, min_col=12, max_col=12, values_only=True):
+    for (value,) in sheet.iter_rows(
+        min_row=TITLE_ROWS + 2, min_col=12, max_col=12, values_only=True
+    ):
         assert Decimal(str(value)) == Decimal(str(value)).quantize(Decimal("0.1"))
 
 
@@ -326,3 +358,19 @@ def test_a_chart_is_drawn_once_for_the_same_figures_and_anew_when_they_change(mo
     changed = charts.cumulative_chart(labels, [Decimal("2.6"), Decimal("-30.5")], "累積P", "P")
     assert first == again and changed != first
     assert len(drawn) == 2
+
+
+def test_a_date_in_the_big_hand_list_and_a_hand_in_the_daily_sheet_never_split(club, monkeypatch):
+    """Issue 17: in the half-year PDF, 2025年10月1日（水） in the 満貫以上 list stays on one line,
+    and the daily sheet never breaks 満貫 or 跳満 across lines (Japanese may break between any
+    two characters, so each is kept whole by white-space: nowrap)."""
+    from scoring.reports import weasy
+
+    laid_out: list[str] = []
+    monkeypatch.setattr(weasy, "write_pdf", lambda html, images=None: laid_out.append(html))
+    monkeypatch.setattr("django.conf.settings.PDF_PROCESSES", 1)
+    render_standings_pdf(H2)
+    html = "".join(laid_out)
+    assert '<td class="date">2025年10月1日（水）</td>' in html
+    assert '<span class="word">満貫</span>' in html
+    assert ".date, .word { white-space: nowrap; }" in html

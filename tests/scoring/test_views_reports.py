@@ -1,138 +1,257 @@
-"""Reports in the request path: at most a few made at once per process, the same report asked
-for twice at once made once, and a clear 503 when every turn stays taken.
+"""Reports as tasks (scoring/reports/making.py and views/downloads.py): queued once, their
+progress shown, made once and kept, asked for again unchanged served from what was kept, made
+again after a change, pruned when old; a finalised meet queues its month and half-year.
 
-The renderers are replaced by slow fakes, and the views are called in threads with a request
-factory: nothing here needs the database (the period is given, so filters_from reads none)."""
+The renderers are replaced by a fake that counts its calls and tells its progress, so these
+tests make no PDF; the real renderers are read back in test_reports.py, and a real worker
+runs in test_report_worker.py."""
 
-import threading
-import time
-from concurrent.futures import ThreadPoolExecutor
+from datetime import timedelta
 
 import pytest
-from django.test import RequestFactory
-from django.utils import translation
+from django.core.management import call_command
+from django.tasks import default_task_backend
+from django.utils import timezone
 
-from scoring.views import downloads as views_reports
-from scoring.views.downloads import ReportTurns
+from scoring.models import Hanchan, Meet, Report, ReportStatus
+from scoring.reports import making, pdf, xlsx
+from scoring.reports.making import Spec, ask, kept_path, prune
+from scoring.standings import Filters, Period
+
+pytestmark = pytest.mark.django_db
+DUMMY = {"default": {"BACKEND": "django.tasks.backends.dummy.DummyBackend"}}
+HALF = "/reports/standings.pdf?period=2025-H1"
 
 
-class SlowRenderer:
-    """A renderer that takes ``seconds`` (or until ``release`` is set), counting its calls
-    and how many run at the same moment."""
+class FakeRenderer:
+    """Counts its calls; tells progress through two of three members, as the real one does;
+    returns the number of the call in the file, and what the row said meanwhile."""
 
-    def __init__(self, seconds: float = 0.4, release: threading.Event | None = None) -> None:
-        self.seconds, self.release = seconds, release
-        self.calls = self.running = self.most_at_once = 0
-        self.lock = threading.Lock()
+    def __init__(self) -> None:
+        self.calls = 0
+        self.rows_seen: list[tuple[str, int, int]] = []
 
-    def __call__(self, filters, *args):
-        with self.lock:
-            self.calls += 1
-            self.running += 1
-            self.most_at_once = max(self.most_at_once, self.running)
-            call = self.calls
-        if self.release is not None:
-            self.release.wait(10)
-        else:
-            time.sleep(self.seconds)
-        with self.lock:
-            self.running -= 1
-        return (f"{filters.period.key}.pdf", "application/pdf", b"%%PDF report %d" % call)
+    def __call__(self, filters, *, progress, **kwargs):
+        self.calls += 1
+        progress("Member pages", 2, 3)
+        row = Report.objects.get(status=ReportStatus.MAKING)
+        self.rows_seen.append((row.step, row.done, row.total))
+        progress("Member pages", 3, 3)
+        return (f"{filters.period.key}.pdf", "application/pdf", b"%%PDF call %d" % self.calls)
 
 
 @pytest.fixture
-def turns(monkeypatch):
-    """Fresh turns for each test: two at once, a short wait."""
-    fresh = ReportTurns(at_once=2, wait=5)
-    monkeypatch.setattr(views_reports, "REPORTS", fresh)
-    return fresh
+def fake(monkeypatch) -> FakeRenderer:
+    renderer = FakeRenderer()
+    monkeypatch.setattr(pdf, "render_standings_pdf", renderer)
+    monkeypatch.setattr(xlsx, "render_standings_xlsx", renderer)
+    return renderer
 
 
-def get_all(urls, view=views_reports.standings_pdf):
-    factory = RequestFactory()
-    with ThreadPoolExecutor(max_workers=len(urls)) as pool:
-        return list(pool.map(lambda url: view(factory.get(url)), urls))
+def test_a_report_asked_for_is_made_by_its_task_and_served(member_client, recorded_game, fake):
+    response = member_client.get(HALF)
+    assert response.status_code == 200
+    assert b"".join(response.streaming_content) == b"%PDF call 1"
+    assert response["Content-Disposition"] == 'attachment; filename="2025-H1.pdf"'
+    report = Report.objects.get()
+    assert report.status == ReportStatus.READY and kept_path(report).exists()
+    # The task wrote its progress into the row while it ran.
+    assert fake.rows_seen == [("Member pages", 2, 3)]
 
 
-def test_the_same_report_asked_for_at_once_is_made_once(turns, monkeypatch):
-    renderer = SlowRenderer(0.5)
-    monkeypatch.setattr(views_reports, "render_standings_pdf", renderer)
-    responses = get_all(["/reports/standings.pdf?period=all"] * 5)
-    assert renderer.calls == 1
-    assert [r.status_code for r in responses] == [200] * 5
-    assert {r.content for r in responses} == {b"%PDF report 1"}
-    assert responses[0]["Content-Disposition"] == 'attachment; filename="all.pdf"'
+def test_asked_for_again_unchanged_it_comes_from_what_was_kept(member_client, recorded_game, fake):
+    first = b"".join(member_client.get(HALF).streaming_content)
+    again = b"".join(member_client.get(HALF).streaming_content)
+    assert first == again == b"%PDF call 1"
+    assert fake.calls == 1
+    assert Report.objects.count() == 1
 
 
-def test_different_reports_are_made_at_most_two_at_once(turns, monkeypatch):
-    renderer = SlowRenderer(0.3)
-    monkeypatch.setattr(views_reports, "render_standings_pdf", renderer)
-    periods = ["all", "FY2024", "FY2025", "2025-H1", "2025-H2", "2025-04"]
-    responses = get_all([f"/reports/standings.pdf?period={p}" for p in periods])
-    assert [r.status_code for r in responses] == [200] * 6
-    assert renderer.calls == 6
-    assert renderer.most_at_once == 2
-
-
-def test_a_report_that_finds_every_turn_taken_for_the_whole_wait_gets_a_503(turns, monkeypatch):
-    turns.wait = 0.2
-    release = threading.Event()
-    renderer = SlowRenderer(release=release)
-    monkeypatch.setattr(views_reports, "render_standings_pdf", renderer)
-    factory = RequestFactory()
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        first = [
-            pool.submit(views_reports.standings_pdf, factory.get(f"/r?period={p}"))
-            for p in ("FY2024", "FY2025")
-        ]
-        while renderer.running < 2:
-            time.sleep(0.01)
-        with translation.override("ja"):  # no middleware here to choose it
-            busy = views_reports.standings_pdf(factory.get("/r?period=all&dl=abc123"))
-        release.set()
-        assert [f.result().status_code for f in first] == [200, 200]
-    assert busy.status_code == 503
-    assert busy["Retry-After"] == "30"
-    assert "ただいま他の帳票を作成中です" in busy.content.decode()
-    assert busy.cookies["dl_abc123"].value == "1"  # the page's spinner stops
-    # A turn is free again: the same request now succeeds.
-    assert views_reports.standings_pdf(factory.get("/r?period=all")).status_code == 200
-
-
-def test_the_kinds_of_report_are_told_apart(turns, monkeypatch):
-    """The same filters as PDF, Excel and CSV are three reports, not one."""
-    for name in ("render_standings_pdf", "render_standings_xlsx", "render_games_csv"):
-        monkeypatch.setattr(views_reports, name, SlowRenderer(0.2))
-    factory = RequestFactory()
-    with ThreadPoolExecutor(max_workers=3) as pool:
-        responses = list(
-            pool.map(
-                lambda view: view(factory.get("/r?period=all")),
-                [
-                    views_reports.standings_pdf,
-                    views_reports.standings_xlsx,
-                    views_reports.games_csv,
-                ],
-            )
+def test_after_a_change_to_a_game_the_report_is_made_again(
+    member_client, recorded_game, four_members, fake
+):
+    member_client.get(HALF)
+    entries = [
+        making_entry(member, seat, score)
+        for seat, (member, score) in enumerate(
+            zip(four_members, (40_000, 30_000, 30_000, 20_000), strict=True)
         )
-    assert [r.status_code for r in responses] == [200] * 3
-    for name in ("render_standings_pdf", "render_standings_xlsx", "render_games_csv"):
-        assert getattr(views_reports, name).calls == 1
+    ]
+    recorded_game.record(entries, expected_version=recorded_game.version)
+    again = b"".join(member_client.get(HALF).streaming_content)
+    assert again == b"%PDF call 2"
+    assert Report.objects.count() == 2
 
 
-def test_a_failure_reaches_every_request_waiting_for_that_report(turns):
-    started = threading.Event()
+def making_entry(member, seat, score):
+    from scoring.models import PlayerEntry
 
-    def failing():
-        started.set()
-        time.sleep(0.3)
+    return PlayerEntry(member, seat, score, 0, [])
+
+
+def test_the_same_report_asked_for_while_queued_is_queued_once(
+    member_client, recorded_game, settings, fake
+):
+    settings.TASKS = DUMMY
+    default_task_backend.clear()
+    for _ in range(3):
+        response = member_client.get(HALF)
+        assert response.status_code == 302  # to the report's page: not ready yet
+    report = Report.objects.get()
+    assert response["Location"] == f"/reports/{report.digest}/"
+    assert len(default_task_backend.results) == 1
+    assert default_task_backend.results[0].args == [report.pk]
+    assert fake.calls == 0
+
+
+def test_the_page_polls_the_progress_then_offers_the_file(
+    member_client, recorded_game, settings, fake
+):
+    settings.TASKS = DUMMY
+    html = member_client.get(HALF, headers={"HX-Request": "true"}).content.decode()
+    report = Report.objects.get()
+    assert f'hx-get="/reports/{report.digest}/"' in html and 'hx-trigger="every 1s"' in html
+    assert "作成の順番を待っています" in html
+    Report.objects.filter(pk=report.pk).update(
+        status=ReportStatus.MAKING, step="会員ページ", done=12, total=50
+    )
+    polled = member_client.get(f"/reports/{report.digest}/", headers={"HX-Request": "true"})
+    html = polled.content.decode()
+    assert "会員ページ" in html and "12 / 50" in html
+    assert '<progress max="50" value="12">' in html
+    Report.objects.filter(pk=report.pk).update(status=ReportStatus.QUEUED)
+    making.make(report.pk)  # what the worker does
+    html = member_client.get(
+        f"/reports/{report.digest}/", headers={"HX-Request": "true"}
+    ).content.decode()
+    assert "hx-trigger" not in html  # polling stops
+    assert f'href="/reports/{report.digest}/file" download data-autodownload' in html
+    file = member_client.get(f"/reports/{report.digest}/file")
+    assert b"".join(file.streaming_content) == b"%PDF call 1"
+
+
+def test_the_report_page_without_htmx_is_a_whole_page(member_client, recorded_game, settings):
+    settings.TASKS = DUMMY
+    report = ask(Spec.of("standings.pdf", Filters(period=Period.parse("2025-H1"))))
+    page = member_client.get(f"/reports/{report.digest}/")
+    assert page.status_code == 200
+    assert "<html" in page.content.decode() and "report-progress" in page.content.decode()
+    # Its file is not there yet: back to the page.
+    assert member_client.get(f"/reports/{report.digest}/file").status_code == 302
+
+
+def test_a_small_report_is_made_in_the_request_even_without_a_worker(
+    member_client, recorded_game, settings
+):
+    settings.TASKS = DUMMY
+    default_task_backend.clear()
+    response = member_client.get(f"/meets/{recorded_game.meet.pk}/sheet.pdf")
+    assert response.status_code == 200
+    assert b"".join(response.streaming_content).startswith(b"%PDF-")
+    assert default_task_backend.results == []
+
+
+def test_a_failed_report_says_so_and_is_made_again_when_asked(
+    member_client, recorded_game, monkeypatch
+):
+    def failing(filters, **kwargs):
         raise RuntimeError("layout failed")
 
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        first = pool.submit(turns.make, "key", failing)
-        started.wait(5)
-        second = pool.submit(turns.make, "key", failing)
-        for future in (first, second):
-            with pytest.raises(RuntimeError, match="layout failed"):
-                future.result()
-    assert turns.make("key", lambda: ("a", "b", b"c")) == ("a", "b", b"c")  # not stuck
+    monkeypatch.setattr(pdf, "render_standings_pdf", failing)
+    html = member_client.get(HALF, headers={"HX-Request": "true"}).content.decode()
+    assert "作成できませんでした" in html
+    report = Report.objects.get()
+    assert report.status == ReportStatus.FAILED and "layout failed" in report.error
+    monkeypatch.setattr(pdf, "render_standings_pdf", FakeRenderer())
+    response = member_client.get(HALF)
+    assert b"".join(response.streaming_content) == b"%PDF call 1"
+
+
+def test_the_report_urls_need_a_club_role(outsider_client, client, recorded_game, fake):
+    report = ask(Spec.of("standings.pdf", Filters(period=Period.parse("2025-H1"))))
+    for url in (f"/reports/{report.digest}/", f"/reports/{report.digest}/file"):
+        assert outsider_client.get(url).status_code == 403
+        assert client.get(url).status_code == 302  # to sign in
+    assert client.post(f"/reports/{report.digest}/").status_code in (302, 403)
+
+
+def test_a_kept_report_not_asked_for_in_a_month_and_a_replaced_one_are_pruned(recorded_game, fake):
+    filters = Filters(period=Period.parse("2025-H1"))
+    old = ask(Spec.of("standings.pdf", filters))
+    Report.objects.filter(pk=old.pk).update(finished_at=timezone.now() - timedelta(hours=2))
+    newer = Report.objects.create(
+        digest="b" * 64,
+        spec=old.spec,
+        spec_key=old.spec_key,
+        status=ReportStatus.READY,
+        asked_at=timezone.now(),
+        finished_at=timezone.now() - timedelta(minutes=90),
+    )
+    kept_path(newer).write_bytes(b"newer")
+    forgotten = Report.objects.create(
+        digest="c" * 64,
+        spec={},
+        spec_key="x",
+        status=ReportStatus.READY,
+        asked_at=timezone.now() - timedelta(days=31),
+        finished_at=timezone.now() - timedelta(days=31),
+    )
+    kept_path(forgotten).write_bytes(b"old")
+    path = kept_path(old)
+    assert path.exists()
+    assert prune() == 2
+    assert not path.exists() and not kept_path(forgotten).exists()
+    assert list(Report.objects.values_list("digest", flat=True)) == ["b" * 64]
+
+
+def test_a_change_to_the_templates_makes_a_new_digest(recorded_game, monkeypatch):
+    spec = Spec.of("standings.pdf", Filters(period=Period.parse("2025-H1")))
+    before = making.digest_of(spec)
+    assert making.digest_of(spec) == before
+    monkeypatch.setattr(making, "template_version", lambda: "another")
+    assert making.digest_of(spec) != before
+
+
+def test_finalising_a_meet_queues_its_month_and_half_year(
+    recorded_game, settings, django_capture_on_commit_callbacks
+):
+    settings.TASKS = DUMMY
+    default_task_backend.clear()
+    meet = Meet.objects.get(pk=recorded_game.meet.pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        meet.finalise()
+    queued = sorted((r.spec["kind"], r.spec["period"], r.status) for r in Report.objects.all())
+    month = f"{meet.date:%Y-%m}"
+    half = Period.containing(meet.date).key
+    assert queued == [
+        ("standings.pdf", month, "queued"),
+        ("standings.pdf", half, "queued"),
+        ("standings.xlsx", month, "queued"),
+        ("standings.xlsx", half, "queued"),
+    ]
+    assert len(default_task_backend.results) == 4
+
+
+def test_export_report_makes_it_here_with_a_progress_bar_and_keeps_it(
+    recorded_game, fake, tmp_path, capsys
+):
+    first, second = tmp_path / "a.pdf", tmp_path / "b.pdf"
+    call_command("export_report", "--period", "2025-H1", "--output", str(first))
+    err = capsys.readouterr().err
+    assert "Member pages [####################..........] 2/3" in err
+    assert "Member pages [##############################] 3/3" in err
+    call_command("export_report", "--period", "2025-H1", "--output", str(second))
+    assert first.read_bytes() == second.read_bytes() == b"%PDF call 1"
+    assert fake.calls == 1
+
+
+def test_a_game_entered_after_the_report_is_in_the_next_one(recorded_game, four_members, fake):
+    spec = Spec.of("standings.pdf", Filters(period=Period.parse("2025-H1")))
+    first = ask(spec)
+    game = Hanchan(meet=recorded_game.meet, table_no=1, round_no=2, rule_set=recorded_game.rule_set)
+    game.record(
+        [making_entry(m, s, 30_000 - 1000 * s) for s, m in enumerate(four_members[:3])]
+        + [making_entry(four_members[3], 3, 33_000)]
+    )
+    second = ask(spec)
+    assert second.digest != first.digest and fake.calls == 2

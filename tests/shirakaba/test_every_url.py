@@ -15,9 +15,11 @@ from django.apps import apps
 from django.contrib.contenttypes.models import ContentType
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
+from django.utils import timezone
+from django_tasks_db.models import DBTaskResult, get_date_max
 
 from members.models import Member
-from scoring.models import DrawnPlace
+from scoring.models import DrawnPlace, Report
 
 pytestmark = pytest.mark.django_db
 
@@ -26,7 +28,15 @@ OPEN_TO_VISITORS = {"/login/", "/i18n/setlang/", "/admin/login/"}
 # A member's own writes: signing out, choosing a language, changing their own password.
 MEMBERS_OWN_POSTS = {"/logout/", "/i18n/setlang/", "/password/", "/admin/logout/"}
 # Tables that change on every request without anyone writing: sessions and sign-in logs.
-NOT_CONTENT = {"sessions.session", "axes.accesslog", "axes.accessattempt", "admin.logentry"}
+NOT_CONTENT = {
+    "sessions.session",
+    "axes.accesslog",
+    "axes.accessattempt",
+    "admin.logentry",
+    # Reports asked for (a GET queues one) and their tasks: made files kept, not club data.
+    "scoring.report",
+    "django_tasks_db.dbtaskresult",
+}
 
 
 def patterns(resolver: URLResolver, prefix: str = "") -> list[str]:
@@ -55,7 +65,17 @@ def sample(meet, recorded_game, club_rule, four_members, alice, bob):
         if hasattr(model._meta, "simple_history_manager_attribute") and not model.history.exists():
             # Rows made by a data migration, before history was kept.
             model.history.bulk_history_create(list(model.objects.all()))
+    report = Report.objects.create(
+        digest="d" * 64, spec={"kind": "meet.pdf", "meet": meet.pk}, asked_at=timezone.now()
+    )
+    DBTaskResult.objects.create(  # a report's task, queued and never run
+        args_kwargs={"args": [report.pk], "kwargs": {}},
+        task_path="scoring.reports.making.make_report",
+        backend_name="default",
+        run_after=get_date_max(),
+    )
     return {
+        "report": report,
         "meet": meet,
         "game": recorded_game,
         "member": four_members[0],
@@ -102,6 +122,7 @@ def concrete(route: str, sample) -> str:
             if route.startswith(start):
                 route = re.sub(r"<int:\w+>", str(pk), route, count=1)
         route = route.replace("<slug:chart>", "cumulative")
+        route = route.replace("<str:digest>", sample["report"].digest)
     assert "<" not in route and "^" not in route, f"no sample value for {route}"
     return "/" + route
 

@@ -54,6 +54,9 @@ def production_env(tmp_path, db) -> dict[str, str]:
     return env
 
 
+SERVING: dict[str, subprocess.Popen] = {}  # base URL -> the `make serve` process
+
+
 @pytest.fixture
 def server(production_env):
     port = free_port()
@@ -66,6 +69,7 @@ def server(production_env):
         start_new_session=True,
     )
     base = f"http://127.0.0.1:{port}"
+    SERVING[base] = process
     try:
         for _ in range(300):
             if process.poll() is not None:
@@ -109,6 +113,15 @@ def test_make_serve_runs_the_production_configuration(server):
     assert httpx.get(server + "/standings/", headers=https).status_code == 302
     missing = httpx.get(server + "/no-such-page/", headers=https)
     assert missing.status_code in (302, 404) and "Traceback" not in missing.text
+
+    # Beside gunicorn, the report workers (REPORT_WORKERS, 2 by default) are running.
+    session = str(SERVING[server].pid)  # make serve leads its own session
+    found = subprocess.run(
+        ["pgrep", "-s", session, "-f", "^[^ ]*python[^ ]* manage.py db_worker"],
+        capture_output=True,
+        text=True,
+    )
+    assert len(found.stdout.split()) == 2, found
 
 
 def test_behind_the_proxy_sign_in_failures_count_against_the_address_nginx_saw(

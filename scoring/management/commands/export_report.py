@@ -7,22 +7,54 @@
 Periods: 2025-04 (a month), 2025-H1 (上期: April–September 2025), 2025-H2 (下期: October 2025
 – March 2026), FY2025 (the fiscal year), all.
 
+The report is made by the same code as the web's background task (``scoring.reports.making``),
+here, without a worker, with a progress bar on the terminal (stderr); one already kept and
+unchanged is copied at once, and one a worker is making just now is waited for.
+
 ``--group`` names a standings group (成績グループ) by name or number: the standings PDF and Excel
 are for the club's group unless it is given. The games CSV holds every game of the period,
 whatever its group, unless ``--group`` is given.
 """
 
+import shutil
+import sys
+import time
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from django.core.management.base import BaseCommand, CommandError
 
-from scoring.models import Meet, StandingsGroup
-from scoring.reports.games_csv import render_games_csv
-from scoring.reports.pdf import render_meet_pdf, render_standings_pdf
-from scoring.reports.xlsx import render_standings_xlsx
+from scoring.models import Meet, ReportStatus, StandingsGroup
+from scoring.reports.making import Spec, ask, is_kept, kept_path
 from scoring.standings import Filters, Period
+
+
+class _Silent:
+    def write(self, text: str) -> None:
+        pass
+
+    def flush(self) -> None:
+        pass
+
+
+class ProgressBar:
+    """``step [#####.....] n/N`` on one terminal line, redrawn in place."""
+
+    def __init__(self, out: TextIO | _Silent, width: int = 30) -> None:
+        self.out, self.width, self.shown = out, width, False
+
+    def __call__(self, step: str, done: int, total: int) -> None:
+        filled = self.width * done // total if total else 0
+        bar = "#" * filled + "." * (self.width - filled)
+        self.out.write(f"\r{step} [{bar}] {done}/{total}   ")
+        self.out.flush()
+        self.shown = True
+
+    def end(self) -> None:
+        if self.shown:
+            self.out.write("\n")
+            self.out.flush()
 
 
 class Command(BaseCommand):
@@ -37,6 +69,12 @@ class Command(BaseCommand):
         parser.add_argument("--format", choices=["pdf", "xlsx", "csv"], default="pdf")
         parser.add_argument("--group", help="a standings group's name or number")
         parser.add_argument("--output", type=Path, required=True)
+        parser.add_argument(
+            "--no-progress",
+            dest="progress",
+            action="store_false",
+            help="no progress bar on stderr",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         fmt = options["format"]
@@ -50,7 +88,7 @@ class Command(BaseCommand):
                 raise CommandError(
                     f"{meets.count()} meets on {options['meet']}; name one with --kind."
                 )
-            rendered = render_meet_pdf(meets.get())
+            spec = Spec.of("meet.pdf", meet=meets.get().pk)
         else:
             if options["period"]:
                 try:
@@ -65,15 +103,20 @@ class Command(BaseCommand):
             filters = Filters(
                 period=period, group=group, every_group=fmt == "csv" and group is None
             )
-            renderer = {
-                "pdf": render_standings_pdf,
-                "xlsx": render_standings_xlsx,
-                "csv": render_games_csv,
-            }
-            rendered = renderer[fmt](filters)
-        _filename, _type, content = rendered
-        options["output"].write_bytes(content)
-        self.stdout.write(f"Wrote {options['output']} ({len(content):,} bytes).")
+            kind = {"pdf": "standings.pdf", "xlsx": "standings.xlsx", "csv": "games.csv"}[fmt]
+            spec = Spec.of(kind, filters)
+        bar = ProgressBar(sys.stderr if options["progress"] else _Silent())  # not self.stderr:
+        # Django's wrapper adds a line end to every write
+        report = ask(spec, here=True, progress=bar)
+        while report.status in (ReportStatus.QUEUED, ReportStatus.MAKING):  # a worker has it
+            bar(report.step or "…", report.done, report.total)
+            time.sleep(0.5)
+            report.refresh_from_db()
+        bar.end()
+        if not is_kept(report):
+            raise CommandError(f"The report could not be made: {report.error}")
+        shutil.copyfile(kept_path(report), options["output"])
+        self.stdout.write(f"Wrote {options['output']} ({report.size:,} bytes).")
 
     def _group(self, text: str | None) -> StandingsGroup | None:
         if not text:

@@ -1,0 +1,376 @@
+"""Reports as tasks of Django's tasks framework (``django.tasks``), made once and kept.
+
+Asking for a report (``ask``) finds or creates its ``Report`` row by a digest of what the file
+would hold; a new one queues ``make_report`` (run by ``manage.py db_worker``, or at once for a
+small report: the same function, called in the request). The task lays the report out with
+``pdf.py``, ``xlsx.py`` or ``games_csv.py``, writing its progress (which part, n of N) into the
+row as it goes, and keeps the file in ``REPORTS_DIR`` (``DATA_DIR/reports/``). Asked for again unchanged, the
+kept file is served at once; asked for while it is being made, the same row is found and
+nothing more is queued. ``export_report`` runs the same ``make`` in its own process.
+
+The digest covers: the kind of report and what it is of (period, meet kind, group, rule set,
+minimum of games, member, meet), the language, the version of everything that lays reports
+out (``template_version``: the report templates, these modules and the Japanese catalogue),
+and a fingerprint of the data (``fingerprint``): the count, ids, points and latest change of
+the games counted, and the latest change of any member, meet, rule set or group (their
+history). A change to any of these makes a new digest, so a kept file is never stale; old
+files are pruned (``prune``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import time
+from dataclasses import asdict, dataclass
+from datetime import timedelta
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import Count, Max, Sum
+from django.tasks import task
+from django.utils import timezone, translation
+
+from members.models import Member
+from scoring.models import (
+    HanchanResult,
+    Meet,
+    Report,
+    ReportStatus,
+    RuleSet,
+    StandingsGroup,
+)
+from scoring.reports import Progress, no_progress
+from scoring.standings import Filters, Period, PeriodKind, results_for
+
+logger = logging.getLogger(__name__)
+
+# What a report can be: the standings PDF and Excel, every game as CSV, a member's PDF, a
+# meet's sheet.
+KINDS = ("standings.pdf", "standings.xlsx", "games.csv", "member.pdf", "meet.pdf")
+# Made in the request that asks (the same function the task runs): they take well under a
+# second. The standings PDF of one month has no member pages and is small too.
+SMALL_KINDS = {"games.csv", "member.pdf", "meet.pdf"}
+# A kept file nobody asked for in this long is removed; so is one a newer file of the same
+# report replaced more than REPLACED_AFTER ago (a page still polling for it can finish).
+KEEP_FOR = timedelta(days=30)
+REPLACED_AFTER = timedelta(hours=1)
+# A report left "being made" this long (its worker died) may be made again.
+STALE_AFTER = timedelta(minutes=30)
+
+Rendered = tuple[str, str, bytes]
+
+
+@dataclass(frozen=True)
+class Spec:
+    """What report to make: JSON-able, so a task carries it and a digest can be taken."""
+
+    kind: str
+    period: str = ""
+    meet_kind: str = ""
+    group: int | None = None
+    rule_set: int | None = None
+    min_games: int = 0
+    every_group: bool = False
+    member: int | None = None
+    meet: int | None = None
+    language: str = "ja"
+
+    @classmethod
+    def of(
+        cls,
+        kind: str,
+        filters: Filters | None = None,
+        *,
+        member: int | None = None,
+        meet: int | None = None,
+    ) -> Spec:
+        """The spec of a report of ``filters`` (or of a meet), in the active language."""
+        language = translation.get_language() or settings.LANGUAGE_CODE
+        if filters is None:
+            return cls(kind=kind, meet=meet, language=language)
+        return cls(
+            kind=kind,
+            period=filters.period.key,
+            meet_kind=filters.kind,
+            group=filters.group.pk if filters.group else None,
+            rule_set=filters.rule_set.pk if filters.rule_set else None,
+            min_games=filters.min_games,
+            every_group=filters.every_group,
+            member=member,
+            meet=meet,
+            language=language,
+        )
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Spec:
+        return cls(**data)
+
+    def as_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def filters(self) -> Filters:
+        group = StandingsGroup.objects.get(pk=self.group) if self.group is not None else None
+        rule_set = (
+            RuleSet.objects.select_related("group").get(pk=self.rule_set)
+            if self.rule_set is not None
+            else None
+        )
+        return Filters(
+            period=Period.parse(self.period),
+            kind=self.meet_kind,
+            group=group,
+            rule_set=rule_set,
+            min_games=self.min_games,
+            every_group=self.every_group,
+        )
+
+    @property
+    def key(self) -> str:
+        """The same report whatever the data: which kept files replace one another."""
+        return _sha(self.as_json())
+
+    @property
+    def is_small(self) -> bool:
+        if self.kind in SMALL_KINDS:
+            return True
+        if self.kind == "standings.pdf":
+            from scoring.reports.pdf import is_monthly
+
+            return is_monthly(Period.parse(self.period))
+        return False
+
+
+def _sha(value: object) -> str:
+    return hashlib.sha256(json.dumps(value, sort_keys=True, default=str).encode()).hexdigest()
+
+
+@cache
+def template_version() -> str:
+    """A digest of everything that lays reports out: the report templates, the modules of
+    scoring/reports/ and the compiled catalogues. A deploy that changes any of them makes
+    every report new."""
+    base = Path(settings.BASE_DIR)
+    files = sorted(
+        [
+            *(base / "templates" / "reports").glob("*.html"),
+            *(base / "scoring" / "reports").glob("*.py"),
+            *(base / "locale").glob("*/LC_MESSAGES/django.mo"),
+        ]
+    )
+    digest = hashlib.sha256()
+    for path in files:
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def fingerprint(spec: Spec) -> list[object]:
+    """What changes whenever the data a report lays out changes (six small queries).
+
+    The games counted: their number, the sum of their result ids, their points and the
+    latest time any of them was recorded or changed (a game changed in place bumps its
+    ``updated_at``, a game removed or added changes the count and the ids). Names and other
+    labels come from members, meets, rule sets and groups: the latest entry of each one's
+    history, whichever report it is (they change seldom)."""
+    if spec.kind == "meet.pdf":
+        assert spec.meet is not None
+        results = HanchanResult.objects.filter(meet_id=spec.meet)
+    else:
+        results = results_for(spec.filters())
+    counted = results.aggregate(
+        n=Count("pk"),
+        ids=Sum("pk"),
+        points=Sum("total_points"),
+        changed=Max("hanchan__updated_at"),
+    )
+    labels = [
+        model.history.aggregate(latest=Max("history_date"))["latest"]
+        for model in (Member, Meet, RuleSet, StandingsGroup)
+    ]
+    return [counted, labels]
+
+
+def digest_of(spec: Spec) -> str:
+    return _sha([spec.as_json(), template_version(), fingerprint(spec)])
+
+
+def kept_dir() -> Path:
+    return Path(settings.REPORTS_DIR)
+
+
+def kept_path(report: Report) -> Path:
+    return kept_dir() / report.digest
+
+
+def is_kept(report: Report) -> bool:
+    return report.status == ReportStatus.READY and kept_path(report).exists()
+
+
+def ask(
+    spec: Spec,
+    *,
+    here: bool = False,
+    through_queue: bool = False,
+    progress: Progress | None = None,
+) -> Report:
+    """The report of ``spec``: kept already, being made, or queued now. It is made at once,
+    in this process, when ``here`` is set or it is small (unless ``through_queue``). The
+    same report asked for again while it is queued or being made is not queued again: the
+    unique digest is the single flight."""
+    digest = digest_of(spec)
+    now = timezone.now()
+    try:
+        with transaction.atomic():
+            report, created = Report.objects.get_or_create(
+                digest=digest,
+                defaults={"spec": spec.as_json(), "spec_key": spec.key, "asked_at": now},
+            )
+    except IntegrityError:  # asked for at the same moment elsewhere: that one is queued
+        report, created = Report.objects.get(digest=digest), False
+    if not created:
+        Report.objects.filter(pk=report.pk).update(asked_at=now)
+        again = _again(report, now)
+        if not again:
+            return report
+    if here or (spec.is_small and not through_queue):
+        make(report.pk, progress or no_progress)
+    else:
+        result = make_report.enqueue(report.pk)
+        Report.objects.filter(pk=report.pk, task_id="").update(task_id=result.id)
+    report.refresh_from_db()
+    return report
+
+
+def _again(report: Report, now: Any) -> bool:
+    """Put a failed report, a kept one whose file is gone, or one whose maker died back in
+    the queue; True when this caller did so (and so makes or queues it)."""
+    stale = report.status == ReportStatus.MAKING and (
+        report.started_at is not None and now - report.started_at > STALE_AFTER
+    )
+    gone = report.status == ReportStatus.READY and not kept_path(report).exists()
+    if not (report.status == ReportStatus.FAILED or stale or gone):
+        return False
+    reset = Report.objects.filter(pk=report.pk, status=report.status)
+    return bool(
+        reset.update(status=ReportStatus.QUEUED, error="", task_id="", step="", done=0, total=0)
+    )
+
+
+def render(spec: Spec, progress: Progress = no_progress) -> Rendered:
+    """Lay the report out (the one place that picks the renderer)."""
+    from scoring.reports.games_csv import render_games_csv
+    from scoring.reports.pdf import render_meet_pdf, render_member_pdf, render_standings_pdf
+    from scoring.reports.xlsx import render_standings_xlsx
+
+    with translation.override(spec.language):
+        if spec.kind == "meet.pdf":
+            assert spec.meet is not None
+            return render_meet_pdf(Meet.objects.get(pk=spec.meet))
+        filters = spec.filters()
+        if spec.kind == "member.pdf":
+            assert spec.member is not None
+            return render_member_pdf(spec.member, filters)
+        if spec.kind == "games.csv":
+            return render_games_csv(filters)
+        if spec.kind == "standings.xlsx":
+            return render_standings_xlsx(filters, progress=progress)
+        return render_standings_pdf(filters, progress=progress)
+
+
+class _RowProgress:
+    """Writes progress into the report's row, at most every ``every`` seconds (and always
+    the last step), and passes it on."""
+
+    def __init__(self, report_id: int, then: Progress, every: float = 0.3) -> None:
+        self.report_id, self.then, self.every = report_id, then, every
+        self.last = 0.0
+
+    def __call__(self, step: str, done: int, total: int) -> None:
+        now = time.monotonic()
+        if now - self.last >= self.every or done == total:
+            self.last = now
+            Report.objects.filter(pk=self.report_id).update(step=step[:100], done=done, total=total)
+        self.then(step, done, total)
+
+
+def make(report_id: int, progress: Progress = no_progress) -> str:
+    """Make the queued report ``report_id`` and keep its file; return its status.
+
+    Only the caller that moves the row from queued to being made makes it, so a report
+    queued twice (a worker and ``export_report``) is made once."""
+    claimed = Report.objects.filter(pk=report_id, status=ReportStatus.QUEUED).update(
+        status=ReportStatus.MAKING, started_at=timezone.now()
+    )
+    report = Report.objects.get(pk=report_id)
+    if not claimed:
+        return str(report.status)
+    spec = Spec.from_json(report.spec)
+    try:
+        filename, content_type, content = render(spec, _RowProgress(report_id, progress))
+        kept_dir().mkdir(parents=True, exist_ok=True)
+        path = kept_path(report)
+        partial = path.with_suffix(".part")
+        partial.write_bytes(content)
+        os.replace(partial, path)
+    except Exception as error:
+        Report.objects.filter(pk=report_id).update(
+            status=ReportStatus.FAILED, error=repr(error)[:2000], finished_at=timezone.now()
+        )
+        raise
+    Report.objects.filter(pk=report_id).update(
+        status=ReportStatus.READY,
+        filename=filename,
+        content_type=content_type,
+        size=len(content),
+        step="",
+        finished_at=timezone.now(),
+    )
+    prune()
+    return str(ReportStatus.READY)
+
+
+@task()
+def make_report(report_id: int) -> str:
+    """The background task: ``make`` in a worker (``manage.py db_worker``)."""
+    return make(report_id)
+
+
+def prune(now: Any = None) -> int:
+    """Remove kept reports nobody asked for in ``KEEP_FOR``, and those a newer file of the
+    same report replaced ``REPLACED_AFTER`` ago; their rows go too. Returns how many."""
+    now = now or timezone.now()
+    removed = 0
+    newest: dict[str, Any] = {}
+    ready = Report.objects.filter(status=ReportStatus.READY).order_by("-finished_at")
+    for report in ready.only("pk", "digest", "spec_key", "finished_at", "asked_at"):
+        replaced = report.spec_key in newest and (
+            report.finished_at is None or now - newest[report.spec_key] > REPLACED_AFTER
+        )
+        newest.setdefault(report.spec_key, report.finished_at)
+        if replaced or now - report.asked_at > KEEP_FOR:
+            kept_path(report).unlink(missing_ok=True)
+            report.delete()
+            removed += 1
+    old = Report.objects.filter(asked_at__lt=now - KEEP_FOR).exclude(status=ReportStatus.MAKING)
+    removed += old.delete()[0]
+    return removed
+
+
+def queue_after_finalise(meet_id: int) -> None:
+    """Ready before anyone asks: a finalised meet's month and half-year reports (the PDF and
+    the Excel of the club's standings) are queued."""
+    meet = Meet.objects.get(pk=meet_id)
+    with translation.override(settings.LANGUAGE_CODE):
+        for period in (
+            Period.containing(meet.date, PeriodKind.MONTH),
+            Period.containing(meet.date),
+        ):
+            for kind in ("standings.pdf", "standings.xlsx"):
+                report = ask(Spec.of(kind, Filters(period=period)), through_queue=True)
+                logger.info("%s of %s: %s", kind, period.key, report.status)

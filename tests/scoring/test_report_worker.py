@@ -1,0 +1,93 @@
+"""End to end with a real worker: a report asked for is queued, a `manage.py db_worker`
+process (django-tasks-db) makes it while the page polls its progress, the file downloads,
+and asked for again it comes from what was kept, with nothing queued. On SQLite and on
+PostgreSQL (whichever DATABASE_URL the run uses)."""
+
+import io
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from django.db import connection
+from django_tasks_db.models import DBTaskResult
+from pypdf import PdfReader
+
+from scoring.models import Report, ReportStatus
+from tests.scoring.test_standings_views import make_club
+
+pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def database_url() -> str:
+    """The test database, as the worker process must reach it."""
+    s = connection.settings_dict
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{s['NAME']}"
+    user = s["USER"] + (f":{s['PASSWORD']}" if s["PASSWORD"] else "")
+    return f"postgres://{user}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
+
+
+@pytest.fixture
+def worker(settings, tmp_path):
+    """Queue into the database, and run one `db_worker` on it until the test ends."""
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url(),
+        "SHIRAKABA_REPORTS_DIR": str(settings.REPORTS_DIR),
+        "PDF_PROCESSES": "1",
+    }
+    log = (tmp_path / "worker.log").open("w")
+    process = subprocess.Popen(
+        [sys.executable, "manage.py", "db_worker", "--interval", "0.2", "--no-startup-delay"],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    yield process
+    process.terminate()
+    process.wait(20)
+    log.close()
+
+
+def test_a_real_worker_makes_the_report_the_page_polls_and_the_kept_file_comes_again(
+    member_client, club_rule, worker
+):
+    make_club(club_rule, members=8, meets=2)
+    asked = member_client.get("/reports/standings.pdf?period=2025-H2")
+    assert asked.status_code == 302  # to the report's page: queued, not made in the request
+    report = Report.objects.get()
+    assert asked["Location"] == f"/reports/{report.digest}/"
+    assert DBTaskResult.objects.filter(task_path__endswith="make_report").count() == 1
+
+    seen = set()
+    deadline = time.monotonic() + 180
+    while True:
+        fragment = member_client.get(asked["Location"], headers={"HX-Request": "true"})
+        html = fragment.content.decode()
+        if "data-autodownload" in html:
+            break
+        assert "作成できませんでした" not in html
+        seen.add("progress" if "<progress" in html else html)
+        assert worker.poll() is None, "the worker stopped"
+        assert time.monotonic() < deadline, "no report within 3 minutes"
+        time.sleep(0.3)
+    assert seen == {"progress"}  # every poll before it was ready showed the progress bar
+
+    file_url = f"/reports/{report.digest}/file"
+    data = b"".join(member_client.get(file_url).streaming_content)
+    assert data.startswith(b"%PDF-")
+    text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
+    assert "会員000" in text
+
+    again = member_client.get("/reports/standings.pdf?period=2025-H2")
+    assert again.status_code == 200
+    assert b"".join(again.streaming_content) == data
+    assert Report.objects.get().status == ReportStatus.READY
+    assert DBTaskResult.objects.count() == 1  # nothing more was queued
+    assert DBTaskResult.objects.get().status == "SUCCESSFUL"
