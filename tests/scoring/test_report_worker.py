@@ -16,6 +16,7 @@ from django_tasks_db.models import DBTaskResult
 from pypdf import PdfReader
 
 from scoring.models import Report, ReportStatus
+from tests.conftest import put_back_migrated_data
 from tests.scoring.test_standings_views import make_club
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -29,6 +30,13 @@ def database_url() -> str:
         return f"sqlite:///{s['NAME']}"
     user = s["USER"] + (f":{s['PASSWORD']}" if s["PASSWORD"] else "")
     return f"postgres://{user}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
+
+
+@pytest.fixture(autouse=True)
+def migrated_data(transactional_db):
+    """A transactional test's database may have been flushed by the one before: put back the
+    rule sets and groups the migrations made (before ``club_rule`` reads them)."""
+    put_back_migrated_data()
 
 
 @pytest.fixture
