@@ -408,6 +408,11 @@ class GameForm(forms.Form):
             "filled_seat": seat_label(self.filled_seat) if self.filled_seat is not None else "",
             "filled_score": self.filled_score,
             "names": [p for row in self.seats.forms if (p := row.name_problem())],
+            "scores": [  # a typed score that cannot stand (not in 100s, beyond the limit)
+                {"seat": row.label, "message": message}
+                for row in self.seats.forms
+                for message in row.errors.get("score", [])
+            ],
             "rows": [],
             "problem": "",
         }

@@ -46,6 +46,15 @@ class TestSeatRows:
 
 
 class TestNamesInTheLiveCheck:
+    def test_a_score_that_cannot_stand_is_shown_while_typing(
+        self, organizer_client, meet, club_rule
+    ):
+        """Found trying a meet day: 350 typed as points was left out of the running total
+        without a word until Enter. The live check says why at once, by seat."""
+        html = live_check(organizer_client, meet, game_post(club_rule, score_1="350"))
+        assert "南：350 点は 100 点単位ではありません" in html
+        assert "南：" not in live_check(organizer_client, meet, game_post(club_rule))
+
     def test_a_name_that_finds_nobody_is_shown_with_close_names(
         self, organizer_client, meet, club_rule
     ):
