@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
 from members.models import Member
@@ -140,17 +141,21 @@ def drawn_table(meet: Meet, round_no: object, table_no: object) -> DrawnTable | 
     return DrawnTable(r, t, players) if players else None
 
 
+def _seated(results: QuerySet[HanchanResult]) -> dict[tuple[int, int], dict[int, list[int]]]:
+    """Who sat at each entered game: per (meet, round), per table, the members in seat
+    order (one game per meet, round and table)."""
+    seated: dict[tuple[int, int], dict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
+    for meet_id, round_no, table_no, member_id in results.order_by(
+        "hanchan__round_no", "hanchan__table_no", "seat"
+    ).values_list("hanchan__meet_id", "hanchan__round_no", "hanchan__table_no", "member_id"):
+        seated[(meet_id, round_no)][table_no].append(member_id)
+    return seated
+
+
 def _played_rounds(meets: list[Meet]) -> dict[int, dict[int, draw.Round[int]]]:
     """Per meet, the rounds as played: the games' tables, and who attended but played no
     game in the round as sitting out."""
-    seated: dict[tuple[int, int], dict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
-    rows = HanchanResult.objects.filter(hanchan__meet__in=meets).order_by(
-        "hanchan__round_no", "hanchan__table_no", "seat"
-    )
-    for meet_id, round_no, game_id, member_id in rows.values_list(
-        "hanchan__meet_id", "hanchan__round_no", "hanchan_id", "member_id"
-    ):
-        seated[(meet_id, round_no)][game_id].append(member_id)
+    seated = _seated(HanchanResult.objects.filter(hanchan__meet__in=meets))
     attendance: dict[int, set[int]] = defaultdict(set)
     for meet_id, member_id in Meet.attendees.through.objects.filter(meet__in=meets).values_list(
         "meet_id", "member_id"
@@ -184,16 +189,13 @@ def _kept_rounds(meet: Meet, from_round: int) -> list[draw.Round[int]]:
     drawn (less anyone who played at another table that round), and a round not drawn as its
     games."""
     stored = stored_draw(meet)
-    games: dict[int, dict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
-    rows = HanchanResult.objects.filter(hanchan__meet=meet, hanchan__round_no__lt=from_round)
-    for round_no, table_no, member_id in rows.order_by(
-        "hanchan__round_no", "hanchan__table_no", "seat"
-    ).values_list("hanchan__round_no", "hanchan__table_no", "member_id"):
-        games[round_no][table_no].append(member_id)
+    games = _seated(
+        HanchanResult.objects.filter(hanchan__meet=meet, hanchan__round_no__lt=from_round)
+    )
     attending = set(meet.attendees.values_list("pk", flat=True))
     kept: list[draw.Round[int]] = []
     for round_no in range(1, from_round):
-        played = games.get(round_no, {})
+        played = games.get((meet.pk, round_no), {})
         drawn = next((r for r in stored.rounds if r.round_no == round_no), None) if stored else None
         at_games = {p for ps in played.values() for p in ps}
         tables = [tuple(ps) for ps in played.values()]
