@@ -1122,3 +1122,36 @@ class Report(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("scoring:report", args=[self.digest])
+
+
+class ReportPart(models.Model):
+    """A piece of a long PDF report, laid out once and kept: a part of the front matter, or
+    one member's pages (``scoring.reports.parts``).
+
+    ``digest`` names exactly what the piece shows: its HTML, the charts it names and the
+    version of what lays reports out. A report made again after a change finds the pieces
+    that did not change here, kept, and lays out only the rest. ``html`` and ``charts`` (what
+    each chart is drawn from) are all a worker needs to make it, on any machine that shares
+    the database and the reports directory; ``pages`` is how many pages it came to. Like
+    ``Report``, its unique digest is the single flight: whichever worker moves it from
+    queued to being made makes it.
+    """
+
+    digest = models.CharField(max_length=64, unique=True)
+    html = models.TextField()
+    charts = models.JSONField(default=dict)
+    status = models.CharField(
+        max_length=8, choices=ReportStatus.choices, default=ReportStatus.QUEUED
+    )
+    pages = models.PositiveIntegerField(default=0)
+    error = models.TextField(blank=True)
+    used_at = models.DateTimeField()
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("part of a report")
+        verbose_name_plural = _("parts of reports")
+
+    def __str__(self) -> str:
+        return f"{self.digest[:12]} ({self.status})"

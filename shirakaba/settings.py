@@ -13,9 +13,6 @@ Environment variables (all optional for local use):
   uploads waiting for confirmation live. Default ``data/``.
 - ``SHIRAKABA_REPORTS_DIR``: where made reports are kept. Default ``DATA_DIR/reports``.
 - ``SESSION_IDLE_MINUTES``: a session ends after this long without a request. Default 120.
-- ``PDF_PROCESSES``: worker processes that lay out a long PDF report in parallel (the
-  half-year report with its member pages). Default: the machine's cores, at most 2; ``1``
-  makes every report in the web process.
 
 Production (see the README's "Run in production"):
 
@@ -209,8 +206,6 @@ PENDING_IMPORTS_DIR = DATA_DIR / "pending-imports"
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 REPORTS_DIR = Path(os.environ.get("SHIRAKABA_REPORTS_DIR", DATA_DIR / "reports"))
 
-# Long PDF reports are laid out in parallel worker processes (scoring/reports/weasy.py).
-PDF_PROCESSES = int(os.environ.get("PDF_PROCESSES", str(min(2, os.cpu_count() or 1))))
 
 # Behind reverse proxies: trust their X-Forwarded-Proto and X-Forwarded-For headers.
 PROXY_COUNT = int(os.environ.get("PROXY_COUNT", "0"))

@@ -45,7 +45,7 @@ from scoring.models import (
     RuleSet,
     StandingsGroup,
 )
-from scoring.reports import Progress, no_progress
+from scoring.reports import Progress, no_progress, parts
 from scoring.standings import Filters, Period, PeriodKind, results_for
 
 logger = logging.getLogger(__name__)
@@ -262,8 +262,9 @@ def _again(report: Report, now: Any) -> bool:
     )
 
 
-def render(spec: Spec, progress: Progress = no_progress) -> Rendered:
-    """Lay the report out (the one place that picks the renderer)."""
+def render(spec: Spec, progress: Progress = no_progress, *, share: bool = False) -> Rendered:
+    """Lay the report out (the one place that picks the renderer). With ``share``, other
+    workers may make parts of it (``parts.py``)."""
     from scoring.reports.games_csv import render_games_csv
     from scoring.reports.pdf import render_meet_pdf, render_member_pdf, render_standings_pdf
     from scoring.reports.xlsx import render_standings_xlsx
@@ -280,7 +281,7 @@ def render(spec: Spec, progress: Progress = no_progress) -> Rendered:
             return render_games_csv(filters)
         if spec.kind == "standings.xlsx":
             return render_standings_xlsx(filters, progress=progress)
-        return render_standings_pdf(filters, progress=progress)
+        return render_standings_pdf(filters, progress=progress, share=share)
 
 
 class _RowProgress:
@@ -299,8 +300,9 @@ class _RowProgress:
         self.then(step, done, total)
 
 
-def make(report_id: int, progress: Progress = no_progress) -> str:
-    """Make the queued report ``report_id`` and keep its file; return its status.
+def make(report_id: int, progress: Progress = no_progress, *, share: bool = False) -> str:
+    """Make the queued report ``report_id`` and keep its file; return its status. With
+    ``share`` (in a worker), idle workers make parts of it too.
 
     Only the caller that moves the row from queued to being made makes it, so a report
     queued twice (a worker and ``export_report``) is made once."""
@@ -312,7 +314,8 @@ def make(report_id: int, progress: Progress = no_progress) -> str:
         return str(report.status)
     spec = Spec.from_json(report.spec)
     try:
-        filename, content_type, content = render(spec, _RowProgress(report_id, progress))
+        rendering = _RowProgress(report_id, progress)
+        filename, content_type, content = render(spec, rendering, share=share)
         kept_dir().mkdir(parents=True, exist_ok=True)
         path = kept_path(report)
         partial = path.with_suffix(".part")
@@ -337,13 +340,15 @@ def make(report_id: int, progress: Progress = no_progress) -> str:
 
 @task()
 def make_report(report_id: int) -> str:
-    """The background task: ``make`` in a worker (``manage.py db_worker``)."""
-    return make(report_id)
+    """The background task: ``make`` in a worker (``manage.py db_worker``), which other
+    workers help with."""
+    return make(report_id, share=True)
 
 
 def prune(now: Any = None) -> int:
     """Remove kept reports nobody asked for in ``KEEP_FOR``, and those a newer file of the
-    same report replaced ``REPLACED_AFTER`` ago; their rows go too. Returns how many."""
+    same report replaced ``REPLACED_AFTER`` ago; their rows go too; and the parts no report
+    used in ``KEEP_FOR``. Returns how many."""
     now = now or timezone.now()
     removed = 0
     newest: dict[str, Any] = {}
@@ -359,7 +364,7 @@ def prune(now: Any = None) -> int:
             removed += 1
     old = Report.objects.filter(asked_at__lt=now - KEEP_FOR).exclude(status=ReportStatus.MAKING)
     removed += old.delete()[0]
-    return removed
+    return removed + parts.prune(now)
 
 
 def queue_after_finalise(meet_id: int) -> None:

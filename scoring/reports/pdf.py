@@ -3,22 +3,22 @@
 Every number comes from ``standings.py`` or the stored games; these functions only lay them
 out. The Japanese font ships with the project (``static/fonts/ipaexg.ttf``, IPA Font License)
 and is embedded in the PDF, so a machine without Japanese fonts prints it correctly.
-Each renderer returns ``(filename, content_type, bytes)``. The half-year report's member
-pages are laid out in parallel (``weasy.write_parallel``) when it has many members.
+Each renderer returns ``(filename, content_type, bytes)``. The half-year report is made of
+parts, kept and shared among workers (``parts.py``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Sequence
+from decimal import Decimal
 from typing import Any
 
-from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring.models import Meet
-from scoring.reports import Progress, no_progress, weasy
+from scoring.reports import Progress, no_progress, parts, weasy
 from scoring.reports.charts import cumulative_chart
 from scoring.standings import (
     Filters,
@@ -37,105 +37,83 @@ from scoring.standings import (
 from scoring.templatetags.scoring_tags import meet_date
 
 CONTENT_TYPE = "application/pdf"
-# A report with member pages for at least this many members is laid out in parallel, its
-# member pages in this many parts per worker process.
-PARALLEL_MIN_MEMBERS = 12
-PARTS_PER_PROCESS = 5
+# The parts of the half-year report before the member pages (reports/standings.html).
+FRONT_MATTER = ("standings", "hands", "attendance")
 
 
 def _html(template: str, context: dict[str, Any]) -> str:
     return render_to_string(template, {**context, "made_on": timezone.localdate()})
 
 
-def _member_page(row: StandingRow, record: MemberRecord, *, draw: bool = True) -> dict[str, Any]:
-    """What a member's page shows. Its cumulative-P chart, a JPEG fetched by name, comes from
-    the cache or is drawn here; with ``draw=False`` a missing one is left to the worker
-    process that lays out the page (``_drawings``)."""
-    args = (
+def _chart_args(record: MemberRecord) -> tuple[list[str], list[Decimal], str, str]:
+    """What a member's cumulative-P chart is drawn from."""
+    return (
         [f"{g.date:%-m/%-d}" for g in record.games],
         [g.cumulative for g in record.games],
         _("Cumulative P"),
         _("P"),
     )
-    jpeg = (
-        cumulative_chart(*args, fmt="jpeg") if draw else cumulative_chart.cached(*args, fmt="jpeg")
-    )
+
+
+def _member_page(row: StandingRow, record: MemberRecord) -> dict[str, Any]:
+    """What a member's page shows; its chart (a JPEG fetched by name) is named, not drawn."""
     name = f"{row.member_id}.jpg"
-    return {
-        "row": row,
-        "record": record,
-        "chart": weasy.IMAGE_SCHEME + name,
-        "name": name,
-        "chart_args": args,
-        "jpeg": jpeg,
-    }
+    return {"row": row, "record": record, "chart": weasy.IMAGE_SCHEME + name, "name": name}
 
 
-def _member_pages(
-    rows: list[StandingRow], records: dict[int, MemberRecord], *, draw: bool = True
-) -> list[dict[str, Any]]:
-    return [_member_page(row, records[row.member_id], draw=draw) for row in rows]
-
-
-def _images(members: list[dict[str, Any]]) -> dict[str, bytes]:
-    return {m["name"]: m["jpeg"] for m in members if m["jpeg"] is not None}
-
-
-def _drawings(members: list[dict[str, Any]]) -> dict[str, weasy.Drawing]:
-    options: dict[str, object] = {"fmt": "jpeg"}
-    return {
-        m["name"]: (cumulative_chart.draw, m["chart_args"], options)
-        for m in members
-        if m["jpeg"] is None
-    }
+def _pieces(context: dict[str, Any], records: dict[int, MemberRecord]) -> list[parts.Piece]:
+    """The parts of a report with member pages: the front matter in three (the cover and the
+    standings; the 満貫以上 list and チョンボ; attendance), then one part a member. Nothing in
+    a member's part depends on the other members: their rank is stamped on afterwards."""
+    context = {**context, "numbers_stamped": True}
+    pieces = [
+        parts.Piece(_html("reports/standings.html", {**context, "only": only}))
+        for only in FRONT_MATTER
+    ]
+    for row in context["rows"]:
+        record = records[row.member_id]
+        page = _member_page(row, record)
+        labels, cumulative, title, y_label = _chart_args(record)
+        chart = (labels, [str(v) for v in cumulative], title, y_label)
+        html = _html("reports/standings.html", {**context, "members": [page], "only": "members"})
+        pieces.append(parts.Piece(html, {page["name"]: chart}))
+    return pieces
 
 
 def _standings_pdf(
-    context: dict[str, Any], with_members: bool, progress: Progress = no_progress
+    context: dict[str, Any], with_members: bool, progress: Progress, share: bool
 ) -> bytes:
-    """The standings report, its member pages laid out in parallel when there are many.
-    ``progress`` is told the members whose pages are made, n of N."""
-    filters, rows = context["filters"], context["rows"]
-    processes = settings.PDF_PROCESSES
-    step = _("Member pages") if with_members else _("Standings")
-    total = len(rows) if with_members else 1
-    progress(step, 0, total)
-    if not with_members or processes < 2 or len(rows) < PARALLEL_MIN_MEMBERS:
-        members = _member_pages(rows, member_records(filters, rows)) if with_members else []
-        html = _html("reports/standings.html", {**context, "members": members})
-        pdf = weasy.write_pdf(html, _images(members))
-        progress(step, total, total)
+    """The standings report: in one document without member pages (the monthly report);
+    with them, made of parts (``parts.py``), kept and shared among workers, then joined and
+    stamped with the page numbers and each member's rank. ``progress`` is told the parts
+    made, n of N."""
+    if not with_members:
+        progress(_("Standings"), 0, 1)
+        pdf = weasy.write_pdf(_html("reports/standings.html", context))
+        progress(_("Standings"), 1, 1)
         return pdf
+    rows = context["rows"]
+    pieces = _pieces(context, member_records(context["filters"], rows))
+    made = parts.prepare(pieces)
+    step = _("Pages")
+    parts.make_all(made, share=share, progress=lambda n: progress(step, n, len(made)))
+    ranks = {len(FRONT_MATTER) + i: row.position for i, row in enumerate(rows)}  # part: rank
 
-    context = {**context, "numbers_stamped": True}
+    def stamps(pages: Sequence[int]) -> str:
+        firsts = [sum(pages[:i]) + 1 for i in range(len(pages))]
+        rank_on = {firsts[i]: rank for i, rank in ranks.items()}
+        numbers = range(1, sum(pages) + 1)
+        return _html(
+            "reports/page_numbers.html",
+            {
+                "stamps": True,
+                "pages": [{"number": n, "rank": rank_on.get(n)} for n in numbers],
+                "total": sum(pages),
+                "ranked": context["ranked"],
+            },
+        )
 
-    def parts() -> Iterator[weasy.Part]:
-        # The front matter goes to a worker before the member pages are even gathered;
-        # then the member pages in several parts per worker (their lengths differ, and
-        # small parts keep both workers busy to the end); the charts not in the cache are
-        # drawn by the workers too. Page numbers come afterwards.
-        yield _html("reports/standings.html", {**context, "members": []}), {}, {}
-        records = member_records(filters, rows)
-        for run in weasy.chunks(rows, PARTS_PER_PROCESS * processes):
-            members_in_part.append(len(run))
-            members = _member_pages(run, records, draw=False)
-            chart_args.update((m["name"], m["chart_args"]) for m in members)
-            page_context = {**context, "members": members, "only_members": True}
-            html = _html("reports/standings.html", page_context)
-            yield html, _images(members), _drawings(members)
-
-    def page_numbers(numbers: range, total: int) -> str:
-        return _html("reports/page_numbers.html", {"numbers": numbers, "total": total})
-
-    def on_part(made: int) -> None:
-        progress(step, sum(members_in_part[:made]), total)
-
-    chart_args: dict[str, tuple[object, ...]] = {}
-    members_in_part = [0]  # the front matter, then each part's members
-    pdf, drawn = weasy.write_parallel(parts(), page_numbers, processes=processes, on_part=on_part)
-    for name, jpeg in drawn.items():  # the charts the workers drew, for the next report
-        cumulative_chart.store(jpeg, *chart_args[name], fmt="jpeg")
-    return pdf
+    return parts.join(made, stamps)
 
 
 def is_monthly(period: Period) -> bool:
@@ -161,7 +139,11 @@ def standings_title(period: Period) -> str:
 
 
 def render_standings_pdf(
-    filters: Filters, *, with_members: bool | None = None, progress: Progress = no_progress
+    filters: Filters,
+    *,
+    with_members: bool | None = None,
+    progress: Progress = no_progress,
+    share: bool = False,
 ) -> tuple[str, str, bytes]:
     """月間成績表 for a month; 半期成績表 (with a page per member) for a half-year or longer."""
     monthly = is_monthly(filters.period)
@@ -179,34 +161,39 @@ def render_standings_pdf(
         "chombo_rows": [r for r in rows if r.chombo],
         "attendance": sorted(rows, key=lambda r: (-r.meets, r.furigana)),
         "cover": with_members,
+        "ranked": len(rows),
     }
     kind = "monthly" if monthly else "standings"
     return (
         f"shirakaba-{kind}-{filters.file_key}.pdf",
         CONTENT_TYPE,
-        _standings_pdf(context, with_members, progress),
+        _standings_pdf(context, with_members, progress, share),
     )
 
 
 def render_member_pdf(member_id: int, filters: Filters) -> tuple[str, str, bytes]:
     """One member's page of the half-year report, for the period chosen."""
-    record = member_record(member_id, filters)
-    members = []
+    standings = compute_standings(filters)
+    record = member_record(member_id, filters, standings)
+    members, images = [], {}
     if record.summary is not None:
         members.append(_member_page(record.summary, record))
+        images[members[0]["name"]] = cumulative_chart(*_chart_args(record), fmt="jpeg")
     context = {
         "title": _("Personal record"),
         "filters": filters,
         "period_label": filters.heading,
         "members": members,
-        "only_members": True,
+        "only": "members",
+        "show_rank": True,
+        "ranked": len(standings),
         "place_columns": PlaceColumns.of([record.summary] if record.summary else []),
     }
     html = _html("reports/standings.html", context)
     return (
         f"shirakaba-member-{member_id}-{filters.file_key}.pdf",
         CONTENT_TYPE,
-        weasy.write_pdf(html, _images(members)),
+        weasy.write_pdf(html, images),
     )
 
 

@@ -1,6 +1,7 @@
-"""End to end with a real worker: a report asked for is queued, a `manage.py db_worker`
-process (django-tasks-db) makes it while the page polls its progress, the file downloads,
-and asked for again it comes from what was kept, with nothing queued. On SQLite and on
+"""End to end with real workers: a report asked for is queued, two `manage.py db_worker`
+processes (django-tasks-db) make it, its parts shared between them, while the page polls its
+progress; the file downloads, and asked for again it comes from what was kept, with nothing
+queued. On SQLite and on
 PostgreSQL (whichever DATABASE_URL the run uses)."""
 
 import io
@@ -15,7 +16,7 @@ from django.db import connection
 from django_tasks_db.models import DBTaskResult
 from pypdf import PdfReader
 
-from scoring.models import Report, ReportStatus
+from scoring.models import Report, ReportPart, ReportStatus
 from tests.conftest import put_back_migrated_data
 from tests.scoring.test_standings_views import make_club
 
@@ -40,31 +41,41 @@ def migrated_data(transactional_db):
 
 
 @pytest.fixture
-def worker(settings, tmp_path):
-    """Queue into the database, and run one `db_worker` on it until the test ends."""
+def workers(settings, tmp_path):
+    """Queue into the database, and run two `db_worker` processes on it until the test ends
+    (each one started and looking for tasks before the test goes on)."""
     settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
     env = {
         **os.environ,
         "DATABASE_URL": database_url(),
         "SHIRAKABA_REPORTS_DIR": str(settings.REPORTS_DIR),
-        "PDF_PROCESSES": "1",
+        "LOG_LEVEL": "INFO",
     }
-    log = (tmp_path / "worker.log").open("w")
-    process = subprocess.Popen(
-        [sys.executable, "manage.py", "db_worker", "--interval", "0.2", "--no-startup-delay"],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    yield process
-    process.terminate()
-    process.wait(20)
-    log.close()
+    logs = [tmp_path / f"worker-{n}.log" for n in (1, 2)]
+    processes = [
+        subprocess.Popen(
+            [sys.executable, "manage.py", "db_worker", "--interval", "0.1", "--no-startup-delay"],
+            cwd=ROOT,
+            env=env,
+            stdout=log.open("w"),
+            stderr=subprocess.STDOUT,
+        )
+        for log in logs
+    ]
+    deadline = time.monotonic() + 60
+    while not all("Starting worker" in log.read_text() for log in logs):
+        assert all(p.poll() is None for p in processes), [log.read_text() for log in logs]
+        assert time.monotonic() < deadline, "the workers did not start within a minute"
+        time.sleep(0.1)
+    yield processes
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        process.wait(20)
 
 
-def test_a_real_worker_makes_the_report_the_page_polls_and_the_kept_file_comes_again(
-    member_client, club_rule, worker
+def test_real_workers_make_the_report_the_page_polls_and_the_kept_file_comes_again(
+    member_client, club_rule, workers
 ):
     make_club(club_rule, members=8, meets=2)
     asked = member_client.get("/reports/standings.pdf?period=2025-H2")
@@ -82,7 +93,7 @@ def test_a_real_worker_makes_the_report_the_page_polls_and_the_kept_file_comes_a
             break
         assert "作成できませんでした" not in html
         seen.add("progress" if "<progress" in html else html)
-        assert worker.poll() is None, "the worker stopped"
+        assert all(w.poll() is None for w in workers), "a worker stopped"
         assert time.monotonic() < deadline, "no report within 3 minutes"
         time.sleep(0.3)
     assert seen == {"progress"}  # every poll before it was ready showed the progress bar
@@ -93,9 +104,18 @@ def test_a_real_worker_makes_the_report_the_page_polls_and_the_kept_file_comes_a
     text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
     assert "会員000" in text
 
+    # The parts (front matter in three, a member's pages each) were queued as tasks too, and
+    # the other worker made some of them while the first made the rest and joined them.
+    report_task = DBTaskResult.objects.get(task_path__endswith="make_report")
+    part_tasks = DBTaskResult.objects.filter(task_path__endswith="make_report_part")
+    assert part_tasks.count() == 3 + 8 == ReportPart.objects.count()
+    assert {t.status for t in DBTaskResult.objects.all()} == {"SUCCESSFUL"}
+    helped = [t for t in part_tasks if t.return_value and t.worker_ids != report_task.worker_ids]
+    assert helped, "the second worker made no part"
+
+    tasks = DBTaskResult.objects.count()
     again = member_client.get("/reports/standings.pdf?period=2025-H2")
     assert again.status_code == 200
     assert b"".join(again.streaming_content) == data
     assert Report.objects.get().status == ReportStatus.READY
-    assert DBTaskResult.objects.count() == 1  # nothing more was queued
-    assert DBTaskResult.objects.get().status == "SUCCESSFUL"
+    assert DBTaskResult.objects.count() == tasks  # nothing more was queued

@@ -87,77 +87,203 @@ def page_lines(data: bytes) -> list[list[str]]:
     return [sorted(line.strip() for line in page.extract_text().splitlines()) for page in pages]
 
 
+def first_pages(data: bytes) -> dict[str, int]:
+    """Each member's first page (0-based), by the name at the top of their page."""
+    names = {m.name for m in Member.objects.all()}
+    found: dict[str, int] = {}
+    for number, page in enumerate(PdfReader(io.BytesIO(data)).pages):
+        for line in page.extract_text().splitlines():
+            for name in names:
+                if line.startswith(name) and "2025年度" in line:
+                    found.setdefault(name, number)
+    return found
+
+
 @pytest.mark.slow
-def test_the_half_year_pdf_made_in_parallel_parts_is_the_one_made_in_one_go(
-    club, settings, monkeypatch
-):
-    from django.core.cache import cache
+def test_the_half_year_pdf_is_joined_from_parts_stamped_with_page_numbers_and_ranks(club):
+    """Issue 17: the front matter and each member's pages are parts laid out apart; the page
+    numbers ("2 / 12") and each member's rank, which depend on every member, are stamped on
+    the joined pages."""
+    from scoring.models import ReportPart
 
-    from scoring.reports import pdf
-    from scoring.standings import member_records
-
-    settings.PDF_PROCESSES = 1
-    in_one_go = render_standings_pdf(H2)[2]
-    cache.clear()  # no chart in the cache: the workers draw them, and hand them back to keep
-    settings.PDF_PROCESSES = 2
-    monkeypatch.setattr(pdf, "PARALLEL_MIN_MEMBERS", 2)
-    monkeypatch.setattr(pdf, "PARTS_PER_PROCESS", 2)  # the front matter and 4 parts of 2
-    in_parts = render_standings_pdf(H2)[2]
-
-    # Page for page the same text, page numbers included: "2 / 12" … on every page but the
-    # cover, stamped after the parts were joined.
-    assert page_lines(in_parts) == page_lines(in_one_go)
-    pages = page_lines(in_parts)
-    assert not any(" / " in line for line in pages[0])
+    data = render_standings_pdf(H2)[2]
+    assert ReportPart.objects.count() == 3 + len(club)  # standings, 満貫以上, attendance
+    pages = page_lines(data)
+    assert not any(" / " in line for line in pages[0])  # the cover
     for number, lines in enumerate(pages[1:], start=2):
         assert f"{number} / {len(pages)}" in lines
-    assert "IPAexGothic" in pdf_fonts(in_parts)
-    reader = PdfReader(io.BytesIO(in_parts))
+    rows = compute_standings(H2)
+    firsts = first_pages(data)
+    assert len(firsts) == len(rows)
+    for row in rows:
+        lines = pages[firsts[row.name]]
+        assert f"順位 {row.position} 位（{len(rows)} 名中）" in lines, row.name
+    assert "IPAexGothic" in pdf_fonts(data)
+    reader = PdfReader(io.BytesIO(data))
     assert reader.metadata.title == "半期成績表 2025年度 下期（10月〜3月）"
     assert reader.root_object["/Lang"] == "ja"
-    assert len(reader.outline) == len(PdfReader(io.BytesIO(in_one_go)).outline) > len(club)
-    # Every member's chart is drawn in its part: as many different images as members.
-    images = {image.data for page in PdfReader(io.BytesIO(in_parts)).pages for image in page.images}
+    assert len(reader.outline) > len(club)  # the members' names among the bookmarks
+    # Every member's chart is drawn in their part: as many different images as members.
+    images = {image.data for page in reader.pages for image in page.images}
     assert len(images) == len(club)
-    rows = compute_standings(H2)
-    records = member_records(H2, rows)
-    assert all(pdf._member_page(r, records[r.member_id], draw=False)["jpeg"] for r in rows)
+
+
+def add_game(meet: Meet, players: list[Member], round_no: int = 9) -> None:
+    from scoring.models import PlayerEntry
+
+    scores = [41_000, 32_000, 27_000, 20_000]
+    Hanchan(meet=meet, table_no=1, round_no=round_no, rule_set=meet.rule_set).record(
+        [PlayerEntry(p, seat, s) for seat, (p, s) in enumerate(zip(players, scores, strict=True))]
+    )
 
 
 @pytest.mark.slow
-def test_the_parallel_pdf_is_made_in_this_process_when_a_worker_dies(
-    club, settings, monkeypatch, caplog
-):
-    from concurrent.futures.process import BrokenProcessPool
+def test_after_one_more_game_only_the_parts_that_changed_are_laid_out_again(club, monkeypatch):
+    """Issue 17: a member's pages are a part with its own digest. After a game, the four who
+    played and the front matter are laid out again; the others' kept parts are used as they
+    are, their new ranks stamped on."""
+    from scoring.reports import weasy
 
-    from scoring.reports import pdf, weasy
+    render_standings_pdf(H2)
+    laid_out: list[str] = []
+    real = weasy.lay_out
 
-    class DyingPool:
-        def __init__(self, *args, **kwargs):
-            pass
+    def counting(html, images=None):
+        if 'class="stamp"' not in html:  # the stamps are made each time
+            laid_out.append(html)
+        return real(html, images)
 
-        def __enter__(self):
-            return self
-
-        def __exit__(self, *exc):
-            return False
-
-        def submit(self, fn, part):
-            raise BrokenProcessPool("a worker was killed")
-
-    settings.PDF_PROCESSES = 2
-    monkeypatch.setattr(pdf, "PARALLEL_MIN_MEMBERS", 2)
-    monkeypatch.setattr(weasy, "ProcessPoolExecutor", DyingPool)
+    monkeypatch.setattr(weasy, "lay_out", counting)
+    assert render_standings_pdf(H2)[2].startswith(b"%PDF")
+    assert laid_out == []  # nothing changed: every part kept
+    last = club[-4:]  # the lowest ranked climb to the top
+    meet = Meet.objects.order_by("date").last()
+    for round_no in (7, 8, 9):
+        add_game(meet, last, round_no)
     data = render_standings_pdf(H2)[2]
-    text = pdf_text(data)
-    assert all(m.name in text for m in club) and "PDF workers failed" in caplog.text
+    played = [html for html in laid_out if "日別成績表" in html]
+    assert len(played) == 4 and all(any(m.name in h for m in last) for h in played)
+    # And the front matter that changed: the standings and attendance, not the 満貫以上 list
+    # (no big hand in these games).
+    front = [html for html in laid_out if "日別成績表" not in html]
+    assert len(front) == 2 and not any("満貫以上</h2>" in html for html in front)
+    rows = compute_standings(H2)
+    pages, firsts = page_lines(data), first_pages(data)
+    for row in rows:
+        assert f"順位 {row.position} 位（{len(rows)} 名中）" in pages[firsts[row.name]]
 
 
-def test_chunks_keep_the_order_and_spread_the_remainder():
-    from scoring.reports.weasy import chunks
+@pytest.mark.slow
+def test_a_part_made_by_another_worker_is_waited_for_and_taken_back_if_its_maker_died(
+    club, monkeypatch
+):
+    from datetime import timedelta
 
-    assert chunks(list(range(7)), 3) == [[0, 1, 2], [3, 4], [5, 6]]
-    assert chunks([1, 2], 4) == [[1], [2]]
+    from django.utils import timezone
+
+    from scoring.models import ReportPart, ReportStatus
+    from scoring.reports import parts, pdf
+
+    first = render_standings_pdf(H2)[2]
+    ReportPart.objects.all().delete()
+    made_elsewhere, died = [], []
+    real_prepare = parts.prepare
+
+    def prepare(pieces):
+        made = real_prepare(pieces)
+        # Another worker holds the member parts 1 and 2: one finishes while this one waits,
+        # the other's worker died an hour ago.
+        busy, dead = made[4], made[5]
+        ReportPart.objects.filter(pk=busy.pk).update(
+            status=ReportStatus.MAKING, started_at=timezone.now()
+        )
+        hour_ago = timezone.now() - timedelta(hours=1)
+        ReportPart.objects.filter(pk=dead.pk).update(
+            status=ReportStatus.MAKING, started_at=hour_ago
+        )
+        made_elsewhere.append(busy.pk)
+        died.append(dead.pk)
+        return made
+
+    def sleep(seconds):  # meanwhile, the other worker finishes its part
+        pk = made_elsewhere[0]
+        if ReportPart.objects.get(pk=pk).status == ReportStatus.MAKING:
+            ReportPart.objects.filter(pk=pk).update(status=ReportStatus.QUEUED)
+            assert parts.make_part(pk)
+
+    monkeypatch.setattr(parts, "prepare", prepare)
+    monkeypatch.setattr(parts.time, "sleep", sleep)
+    assert page_lines(pdf.render_standings_pdf(H2)[2]) == page_lines(first)
+    assert ReportPart.objects.get(pk=died[0]).status == ReportStatus.READY
+
+
+@pytest.mark.slow
+def test_a_part_that_fails_fails_the_report_and_is_made_again_when_asked_again(club, monkeypatch):
+    from scoring.models import ReportPart, ReportStatus
+    from scoring.reports import parts, weasy
+
+    real = weasy.lay_out
+
+    def failing(html, images=None):
+        if "日別成績表" in html:
+            raise MemoryError("no room")
+        return real(html, images)
+
+    monkeypatch.setattr(weasy, "lay_out", failing)
+    with pytest.raises(parts.PartFailed, match="no room"):  # made here
+        parts.make_all(parts.prepare([parts.Piece("<p>日別成績表</p>")]))
+    failed = ReportPart.objects.get()
+    assert failed.status == ReportStatus.FAILED and "no room" in failed.error
+    monkeypatch.setattr(weasy, "lay_out", real)
+    (part,) = parts.prepare([parts.Piece("<p>日別成績表</p>")])
+    parts.make_all([part])
+    part.refresh_from_db()
+    assert part.status == ReportStatus.READY and part.pages == 1
+    # A kept part whose file is gone is made again too.
+    parts.part_path(part.digest).unlink()
+    (again,) = parts.prepare([parts.Piece("<p>日別成績表</p>")])
+    assert again.status == ReportStatus.QUEUED
+    parts.make_all([again])
+    assert parts.part_path(part.digest).exists()
+
+
+@pytest.mark.slow
+def test_shared_with_other_workers_a_task_is_queued_for_each_part_not_kept(club, monkeypatch):
+    """In a worker the parts are queued as tasks too (here the immediate backend runs each as
+    it is queued); the report is the same."""
+    from scoring.reports import parts
+
+    alone = page_lines(render_standings_pdf(H2)[2])
+    from scoring.models import ReportPart
+
+    ReportPart.objects.all().delete()
+    queued: list[int] = []
+    real = parts.make_part
+
+    def counting(pk):
+        queued.append(pk)
+        return real(pk)
+
+    monkeypatch.setattr(parts, "make_part", counting)
+    assert page_lines(render_standings_pdf(H2, share=True)[2]) == alone
+    assert len(set(queued)) == 3 + len(club)
+
+
+def test_parts_nobody_used_for_a_month_are_pruned(club, settings):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from scoring.models import ReportPart
+    from scoring.reports import parts
+    from scoring.reports.making import prune
+
+    old, new = parts.prepare([parts.Piece("<p>old</p>"), parts.Piece("<p>new</p>")])
+    parts.make_all([old, new])
+    ReportPart.objects.filter(pk=old.pk).update(used_at=timezone.now() - timedelta(days=31))
+    assert prune() == 1
+    assert list(ReportPart.objects.values_list("pk", flat=True)) == [new.pk]
+    assert not parts.part_path(old.digest).exists() and parts.part_path(new.digest).exists()
 
 
 @pytest.mark.slow
@@ -367,8 +493,10 @@ def test_a_date_in_the_big_hand_list_and_a_hand_in_the_daily_sheet_never_split(c
     from scoring.reports import weasy
 
     laid_out: list[str] = []
-    monkeypatch.setattr(weasy, "write_pdf", lambda html, images=None: laid_out.append(html))
-    monkeypatch.setattr("django.conf.settings.PDF_PROCESSES", 1)
+    real = weasy.lay_out
+    monkeypatch.setattr(
+        weasy, "lay_out", lambda html, images=None: (laid_out.append(html), real(html, images))[1]
+    )
     render_standings_pdf(H2)
     html = "".join(laid_out)
     assert '<td class="date">2025年10月1日（水）</td>' in html

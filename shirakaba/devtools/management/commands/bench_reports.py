@@ -2,36 +2,47 @@
 
 Builds (once, in the scratch database DATABASE_URL names) ``--members`` members playing a 上期
 of 720 games for 50 members, in proportion for more (12 tables a meet for 50 members, more
-for more members, at most 50), then, for the
-half-year PDF and the Excel workbook, measures what issue 17 asks:
+for more members, at most 50), then, for the half-year PDF and the Excel workbook, measures
+what issue 17 asks, with ``--workers`` real ``manage.py db_worker`` processes (default 2)
+started fresh for each report, the files kept in a scratch directory:
 
-- from nothing: no file kept, no chart drawn (a worker that has made nothing yet);
+- from nothing: no file or part kept, no chart drawn (workers that have made nothing yet);
 - unchanged: the same report asked for again (the digest, then the kept file);
-- after one more meet: a meet of the same size added, the report asked for again;
-- the peak memory of the process that made them (and of its PDF layout processes).
+- after one more meet: a meet of the bench's size added (48 of 50 members play), and after
+  one more meet of 4 tables (16 players, the club's size), the report asked for again;
+- the peak memory of each worker (VmHWM).
 
-Each report is made by ``making.ask(..., here=True)``, the very function a worker runs, in a
-process forked for the purpose (so its peak memory is its own), with the files kept in a
-scratch directory. The machine's speed drifts, so a fixed pure-Python loop is timed before
-and after: figures are comparable only alongside it. ``PDF_PROCESSES=1`` in the environment
-measures the PDF without the parallel layout processes.
+Each time is from asking, as a member's click does (``making.ask``: the report queued), to
+the report being ready. The machine's speed drifts, so a fixed pure-Python loop is timed
+before and after: figures are comparable only alongside it.
 """
 
 import multiprocessing
+import os
 import random
-import resource
+import subprocess
+import sys
 import tempfile
 import time
 from datetime import date, timedelta
+from pathlib import Path
 from typing import Any, TextIO, cast
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
-from django.db import connections
 from django.test.utils import override_settings
 
 from members.models import Member
-from scoring.models import Hanchan, HanchanResult, Meet, PlayerEntry, RuleSet
+from scoring.models import (
+    Hanchan,
+    HanchanResult,
+    Meet,
+    PlayerEntry,
+    Report,
+    ReportPart,
+    ReportStatus,
+    RuleSet,
+)
 from scoring.reports.making import Spec, ask
 from scoring.standings import Filters, Period
 from shirakaba.devtools.management.commands.bench_standings import PREFIX
@@ -69,14 +80,15 @@ def games_for(members: int) -> int:
 
 
 def add_meet(day: date, tables: int) -> None:
-    """One more meet: ``tables`` tables × 3 rounds of the bench's members, recorded as the
-    organizer records games (Hanchan.record)."""
+    """One more meet: ``tables`` tables × 3 rounds, the same members attending all three
+    (drawn afresh each round), recorded as the organizer records games (Hanchan.record)."""
     rng = random.Random(day.toordinal())
     rule = RuleSet.objects.default()
     people = list(Member.objects.filter(name__startswith=PREFIX))
+    attending = rng.sample(people, min(len(people), tables * 4))
     meet = Meet.objects.create(date=day, kind="wed", rule_set=rule)
     for round_no in (1, 2, 3):
-        players = rng.sample(people, min(len(people), tables * 4))
+        players = rng.sample(attending, len(attending))
         for t in range(len(players) // 4):
             first = [rng.randrange(50, 560) * 100 for _ in range(3)]
             scores = [*first, 120_000 - sum(first)]
@@ -90,33 +102,62 @@ def add_meet(day: date, tables: int) -> None:
             )
 
 
-def _scenario(kind: str, members: int, reports_dir: str, out: Any, more: bool) -> None:
-    """In a forked process: from nothing, unchanged, (with ``more``) one more meet and after
-    it, each time told as it is measured; then the peak memory of this process and of the
-    children it waited for."""
-    with override_settings(REPORTS_DIR=reports_dir):
-        spec = Spec.of(kind, Filters(period=Period.parse("2025-H1")))
-        times: dict[str, float] = {}
+class Workers:
+    """``count`` real ``manage.py db_worker`` processes on the bench's database, keeping the
+    files in ``reports_dir``: started fresh (no chart drawn yet), each looking for tasks
+    before this returns; ``peaks()`` reads the peak memory of each (VmHWM)."""
 
-        def timed(label: str) -> None:
-            start = time.perf_counter()
-            report = ask(spec, here=True)
-            times[label] = time.perf_counter() - start
-            assert report.status == "ready", report.error
-            print(f"  {kind} {label}: {times[label]:.2f} s", flush=True)
+    def __init__(self, count: int, reports_dir: str) -> None:
+        env = {
+            **os.environ,
+            "DATABASE_URL": os.environ.get("DATABASE_URL", ""),
+            "SHIRAKABA_REPORTS_DIR": reports_dir,
+            "LOG_LEVEL": "INFO",
+        }
+        self.logs = [Path(reports_dir) / f"worker-{n}.log" for n in range(count)]
+        command = [sys.executable, "manage.py", "db_worker", "--interval", "0.05"]
+        self.processes = [
+            subprocess.Popen(
+                [*command, "--no-startup-delay", "--no-reload"],
+                cwd=settings.BASE_DIR,
+                env=env,
+                stdout=log.open("w"),
+                stderr=subprocess.STDOUT,
+            )
+            for log in self.logs
+        ]
+        while not all("Starting worker" in log.read_text() for log in self.logs):
+            if any(p.poll() is not None for p in self.processes):
+                raise CommandError("a worker failed: " + self.logs[0].read_text()[-2000:])
+            time.sleep(0.05)
 
-        timed("from nothing")
-        timed("unchanged")
-        if more:
-            last = Meet.objects.order_by("-date").values_list("date", flat=True).first()
-            assert last is not None
-            add_meet(last + timedelta(days=1), tables_for(members))
-            timed("after one more meet")
-            timed("unchanged again")
-    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    out.send((times, own, children))
-    out.close()
+    def peaks(self) -> list[float]:
+        """Each worker's peak resident memory so far, in MB."""
+        peaks = []
+        for process in self.processes:
+            status = Path(f"/proc/{process.pid}/status").read_text()
+            line = next(line for line in status.splitlines() if line.startswith("VmHWM:"))
+            peaks.append(int(line.split()[1]) / 1024)
+        return peaks
+
+    def stop(self) -> None:
+        for process in self.processes:
+            process.terminate()
+        for process in self.processes:
+            process.wait(30)
+
+
+def ready(spec: Spec) -> float:
+    """Ask for the report as a member's click does (queued for the workers) and wait until it
+    is ready; seconds from asking to ready."""
+    start = time.perf_counter()
+    report = ask(spec)
+    while report.status not in (ReportStatus.READY, ReportStatus.FAILED):
+        time.sleep(0.02)
+        report.refresh_from_db()
+    if report.status == ReportStatus.FAILED:
+        raise CommandError(report.error)
+    return time.perf_counter() - start
 
 
 class Command(BaseCommand):
@@ -125,6 +166,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("--members", type=int, default=50)
         parser.add_argument("--kinds", default="standings.pdf,standings.xlsx")
+        parser.add_argument("--workers", type=int, default=2, help="db_worker processes")
         parser.add_argument(
             "--no-more-meet",
             dest="more",
@@ -143,27 +185,48 @@ class Command(BaseCommand):
             builder.build(members, games_for(members), FIRST_DAY, tables=tables)
         members = Member.objects.count()
         self.stdout.write(f"machine: {reference()} (lower is faster)")
-        context = multiprocessing.get_context("fork")
         for kind in options["kinds"].split(","):
-            games = HanchanResult.objects.filter(played_on__lte=date(2025, 9, 30)).count() // 4
-            connections.close_all()  # the child opens its own
-            receive, send = context.Pipe(duplex=False)
-            with tempfile.TemporaryDirectory() as reports_dir:
-                child = context.Process(
-                    target=_scenario,
-                    args=(kind, members, reports_dir, send, options["more"]),
-                )
-                child.start()
-                while not receive.poll(1):
-                    if not child.is_alive():
-                        raise CommandError(f"the {kind} run failed (its traceback is above)")
-                times, own, children = receive.recv()
-                child.join()
-            label = {"standings.pdf": "half-year PDF", "standings.xlsx": "half-year Excel"}[kind]
-            processes = settings.PDF_PROCESSES if kind.endswith("pdf") else 1
-            self.stdout.write(
-                f"{label}: {members} members, {games} games, {processes} layout process(es): "
-                + ", ".join(f"{k} {v:.2f} s" for k, v in times.items())
-                + f"; peak memory {own:.0f} MB (maker), {children:.0f} MB (its largest child process)"
-            )
+            self.measure(kind, members, options["workers"], options["more"])
         self.stdout.write(f"machine: {reference()} at the end")
+
+    def measure(self, kind: str, members: int, workers: int, more: bool) -> None:
+        """From nothing, unchanged, and (with ``more``) after one more meet of the bench's
+        size and after one more meet of the club's size (4 tables), each unchanged again;
+        told as each is measured, then in one line with the workers' peak memory."""
+        label = {"standings.pdf": "half-year PDF", "standings.xlsx": "half-year Excel"}[kind]
+        games = HanchanResult.objects.filter(played_on__lte=date(2025, 9, 30)).count() // 4
+        Report.objects.all().delete()
+        ReportPart.objects.all().delete()
+        spec = Spec.of(kind, Filters(period=Period.parse("2025-H1")))
+        times: dict[str, float] = {}
+        with (
+            tempfile.TemporaryDirectory() as reports_dir,
+            override_settings(REPORTS_DIR=Path(reports_dir)),
+        ):
+            pool = Workers(workers, reports_dir)
+            try:
+
+                def timed(what: str) -> None:
+                    times[what] = ready(spec)
+                    self.stdout.write(f"  {label} {what}: {times[what]:.2f} s")
+
+                timed("from nothing")
+                timed("unchanged")
+                if more:
+                    for what, tables in [
+                        ("after one more meet", tables_for(members)),
+                        ("after a meet of 4 tables", 4),
+                    ]:
+                        last = Meet.objects.order_by("-date").values_list("date", flat=True)[0]
+                        add_meet(last + timedelta(days=1), tables)
+                        timed(what)
+                        timed(f"unchanged {what}")
+                peaks = pool.peaks()
+            finally:
+                pool.stop()
+        self.stdout.write(
+            f"{label}: {members} members, {games} games, {workers} worker(s): "
+            + ", ".join(f"{k} {v:.2f} s" for k, v in times.items())
+            + "; peak memory of each worker "
+            + ", ".join(f"{peak:.0f} MB" for peak in peaks)
+        )

@@ -1,0 +1,235 @@
+"""Long PDF reports made of parts, each laid out once, kept, and shared among workers.
+
+The half-year report is its front matter (cover and standings, the 満貫以上 list, attendance)
+and a page or two for each member. Each of those is a part (``ReportPart``) kept by a digest
+of what it shows: its HTML, the charts it names and the version of what lays reports out
+(``making.template_version``). What depends on every member at once (the page numbers, a
+member's rank) is not in any part: ``weasy.join`` stamps it onto the joined pages. So after
+one more meet only the parts whose HTML changed are laid out again: the members who played
+and the front matter; a member who did not play keeps their part.
+
+``make_all`` is the one way parts are made. It claims the parts not kept yet one by one, in
+order, and lays them out in this process; with ``share`` (in a worker) it first queues a
+``make_report_part`` task for each, last first, so that every other idle worker takes parts
+from the other end. Whoever moves a part from queued to being made makes it; the others skip
+it. Then it waits for the parts others are making, and takes one back if its maker has died.
+With one worker, or in ``export_report``, every part is made here, in the same way.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.tasks import task
+from django.utils import timezone
+
+from scoring.models import ReportPart, ReportStatus
+from scoring.reports import weasy
+from scoring.reports.charts import cumulative_chart
+
+# A part its maker has held this long without finishing (the worker died) is made again.
+STALE_AFTER = timedelta(minutes=5)
+# How often a maker waiting for the parts other workers are making looks again (seconds).
+WAIT = 0.05
+# Rows read or written in one query (SQLite's older limit on parameters is 999).
+BATCH = 500
+
+# What a chart is drawn from: the arguments of ``charts.draw_cumulative_chart``, its running
+# totals as strings (JSON has no decimals).
+ChartArgs = tuple[list[str], list[str], str, str]
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A part to make: its HTML and the charts it names (name → what it is drawn from)."""
+
+    html: str
+    charts: dict[str, ChartArgs] = field(default_factory=dict)
+
+    @property
+    def digest(self) -> str:
+        from scoring.reports.making import template_version
+
+        recipe = json.dumps([template_version(), self.html, self.charts], sort_keys=True)
+        return hashlib.sha256(recipe.encode()).hexdigest()
+
+
+class PartFailed(Exception):
+    """A part could not be made (its error, from whichever worker tried)."""
+
+
+def parts_dir() -> Path:
+    return Path(settings.REPORTS_DIR) / "parts"
+
+
+def part_path(digest: str) -> Path:
+    return parts_dir() / f"{digest}.pdf"
+
+
+def _batches[T](items: Sequence[T]) -> Iterable[Sequence[T]]:
+    for start in range(0, len(items), BATCH):
+        yield items[start : start + BATCH]
+
+
+def prepare(pieces: Sequence[Piece]) -> list[ReportPart]:
+    """The parts of ``pieces``, in order: kept ones as they are, new ones queued. A failed
+    part, or a kept one whose file is gone, is queued again. Each is marked used now (what
+    pruning goes by)."""
+    now = timezone.now()
+    by_digest = {piece.digest: piece for piece in pieces}
+    digests = list(by_digest)
+    known: set[str] = set()
+    for batch in _batches(digests):
+        rows = ReportPart.objects.filter(digest__in=batch)
+        known.update(rows.values_list("digest", flat=True))
+        rows.update(used_at=now)
+    ReportPart.objects.bulk_create(
+        [
+            ReportPart(digest=d, html=by_digest[d].html, charts=by_digest[d].charts, used_at=now)
+            for d in digests
+            if d not in known
+        ],
+        batch_size=100,
+        ignore_conflicts=True,  # made at the same moment by another report: the same part
+    )
+    parts: dict[str, ReportPart] = {}
+    for batch in _batches(digests):
+        fields = ("pk", "digest", "status", "started_at")
+        parts.update(
+            (p.digest, p) for p in ReportPart.objects.filter(digest__in=batch).only(*fields)
+        )
+    for part in parts.values():
+        gone = part.status == ReportStatus.READY and not part_path(part.digest).exists()
+        if part.status == ReportStatus.FAILED or gone:
+            _queue_again(part)
+    return [parts[piece.digest] for piece in pieces]
+
+
+def _queue_again(part: ReportPart) -> None:
+    ReportPart.objects.filter(pk=part.pk, status=part.status).update(
+        status=ReportStatus.QUEUED, error="", started_at=None
+    )
+    part.status = ReportStatus.QUEUED
+
+
+def _chart(args: Sequence[Any]) -> bytes:
+    """A member's chart from what its part names (a JSON list), drawn or from the cache."""
+    labels, cumulative, title, y_label = args
+    return cumulative_chart(labels, [Decimal(v) for v in cumulative], title, y_label, fmt="jpeg")
+
+
+def make_part(part_id: int) -> bool:
+    """Lay out the part ``part_id`` and keep it, if this caller is the one that moves it from
+    queued to being made; False when it was not queued (made or being made elsewhere)."""
+    claimed = ReportPart.objects.filter(pk=part_id, status=ReportStatus.QUEUED).update(
+        status=ReportStatus.MAKING, started_at=timezone.now()
+    )
+    if not claimed:
+        return False
+    part = ReportPart.objects.get(pk=part_id)
+    try:
+        images = {name: _chart(args) for name, args in part.charts.items()}
+        pdf, pages = weasy.lay_out(part.html, images)
+        path = part_path(part.digest)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_suffix(".part")
+        partial.write_bytes(pdf)
+        partial.replace(path)
+    except Exception as error:
+        ReportPart.objects.filter(pk=part_id).update(
+            status=ReportStatus.FAILED, error=repr(error)[:2000], finished_at=timezone.now()
+        )
+        raise
+    ReportPart.objects.filter(pk=part_id).update(
+        status=ReportStatus.READY, pages=pages, finished_at=timezone.now()
+    )
+    return True
+
+
+@task()
+def make_report_part(part_id: int) -> bool:
+    """The background task: ``make_part`` in whichever worker is free."""
+    return make_part(part_id)
+
+
+def make_all(
+    parts: Sequence[ReportPart],
+    *,
+    share: bool = False,
+    progress: Callable[[int], None] | None = None,
+) -> None:
+    """Make every part of ``parts`` not kept yet: here, and with ``share`` in other workers
+    too (see the module's docstring). ``progress(n)`` is told as the parts are made, n of
+    them done. Raises ``PartFailed`` with the first error of a part that failed."""
+    pending = [p.pk for p in parts if p.status != ReportStatus.READY]
+    done = len(parts) - len(pending)
+    if progress:
+        progress(done)
+    if share:
+        for pk in reversed(pending):
+            make_report_part.enqueue(pk)
+    for pk in pending:
+        _make_here(pk)
+        if progress:
+            progress(done + _ready_count(pending))
+    while True:
+        rows = list(
+            ReportPart.objects.filter(pk__in=pending)
+            .exclude(status=ReportStatus.READY)
+            .values_list("pk", "status", "started_at", "error")
+        )
+        if progress:
+            progress(len(parts) - len(rows))
+        if not rows:
+            return
+        for pk, status, started_at, error in rows:
+            if status == ReportStatus.FAILED:
+                raise PartFailed(error)
+            held = timezone.now() - (started_at or timezone.now())
+            if status == ReportStatus.MAKING and held > STALE_AFTER:
+                ReportPart.objects.filter(pk=pk, status=ReportStatus.MAKING).update(
+                    status=ReportStatus.QUEUED
+                )
+                status = ReportStatus.QUEUED
+            if status == ReportStatus.QUEUED:  # its maker died, or another report requeued it
+                _make_here(pk)
+        time.sleep(WAIT)
+
+
+def _make_here(part_id: int) -> None:
+    try:
+        make_part(part_id)
+    except Exception as error:
+        raise PartFailed(repr(error)) from error
+
+
+def _ready_count(pks: Sequence[int]) -> int:
+    return ReportPart.objects.filter(pk__in=pks, status=ReportStatus.READY).count()
+
+
+def join(parts: Sequence[ReportPart], stamps: weasy.Stamps) -> bytes:
+    """The kept parts' PDFs as one, stamped (``weasy.join``)."""
+    return weasy.join([part_path(p.digest) for p in parts], stamps)
+
+
+def prune(now: datetime | None = None) -> int:
+    """Remove the parts no report has used in ``making.KEEP_FOR``; returns how many."""
+    from scoring.reports.making import KEEP_FOR
+
+    now = now or timezone.now()
+    old = ReportPart.objects.filter(used_at__lt=now - KEEP_FOR).exclude(status=ReportStatus.MAKING)
+    removed = 0
+    for digest in old.values_list("digest", flat=True).iterator():
+        part_path(digest).unlink(missing_ok=True)
+        removed += 1
+    old.delete()
+    return removed
