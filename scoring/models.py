@@ -1132,7 +1132,8 @@ class ReportPart(models.Model):
     version of what lays reports out. A report made again after a change finds the pieces
     that did not change here, kept, and lays out only the rest. ``html`` and ``charts`` (what
     each chart is drawn from) are all a worker needs to make it, on any machine that shares
-    the database and the reports directory; ``pages`` is how many pages it came to. Like
+    the database and the reports directory (emptied once it is made; given again if its file
+    is ever lost); ``pages`` is how many pages it came to. Like
     ``Report``, its unique digest is the single flight: whichever worker moves it from
     queued to being made makes it.
     """

@@ -10,8 +10,8 @@ and the front matter; a member who did not play keeps their part.
 
 ``make_all`` is the one way parts are made. It claims the parts not kept yet one by one, in
 order, and lays them out in this process; with ``share`` (in a worker) it first queues a
-``make_report_part`` task for each, last first, so that every other idle worker takes parts
-from the other end. Whoever moves a part from queued to being made makes it; the others skip
+``make_report_part`` task for each, last first and ahead of reports not started, so that every
+other idle worker takes parts from the other end. Whoever moves a part from queued to being made makes it; the others skip
 it. Then it waits for the parts others are making, and takes one back if its maker has died.
 With one worker, or in ``export_report``, every part is made here, in the same way.
 """
@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
+from django.db import transaction
 from django.tasks import task
 from django.utils import timezone
 
@@ -40,6 +41,9 @@ from scoring.reports.charts import cumulative_chart
 STALE_AFTER = timedelta(minutes=5)
 # How often a maker waiting for the parts other workers are making looks again (seconds).
 WAIT = 0.05
+# The priority of a part's task: idle workers help finish a report being made before they
+# start on the next one queued (``make_report``, priority 0).
+HELPING = 10
 # Rows read or written in one query (SQLite's older limit on parameters is 999).
 BATCH = 500
 
@@ -110,13 +114,13 @@ def prepare(pieces: Sequence[Piece]) -> list[ReportPart]:
     for part in parts.values():
         gone = part.status == ReportStatus.READY and not part_path(part.digest).exists()
         if part.status == ReportStatus.FAILED or gone:
-            _queue_again(part)
+            _queue_again(part, by_digest[part.digest])
     return [parts[piece.digest] for piece in pieces]
 
 
-def _queue_again(part: ReportPart) -> None:
+def _queue_again(part: ReportPart, piece: Piece) -> None:
     ReportPart.objects.filter(pk=part.pk, status=part.status).update(
-        status=ReportStatus.QUEUED, error="", started_at=None
+        status=ReportStatus.QUEUED, error="", started_at=None, html=piece.html, charts=piece.charts
     )
     part.status = ReportStatus.QUEUED
 
@@ -149,8 +153,9 @@ def make_part(part_id: int) -> bool:
             status=ReportStatus.FAILED, error=repr(error)[:2000], finished_at=timezone.now()
         )
         raise
+    # Kept as a file now: what it was made from is given again if it is ever needed again.
     ReportPart.objects.filter(pk=part_id).update(
-        status=ReportStatus.READY, pages=pages, finished_at=timezone.now()
+        status=ReportStatus.READY, pages=pages, finished_at=timezone.now(), html="", charts={}
     )
     return True
 
@@ -175,8 +180,9 @@ def make_all(
     if progress:
         progress(done)
     if share:
-        for pk in reversed(pending):
-            make_report_part.enqueue(pk)
+        with transaction.atomic():  # one commit for them all
+            for pk in reversed(pending):
+                make_report_part.using(priority=HELPING).enqueue(pk)
     for pk in pending:
         _make_here(pk)
         if progress:
@@ -216,9 +222,10 @@ def _ready_count(pks: Sequence[int]) -> int:
     return ReportPart.objects.filter(pk__in=pks, status=ReportStatus.READY).count()
 
 
-def join(parts: Sequence[ReportPart], stamps: weasy.Stamps) -> bytes:
-    """The kept parts' PDFs as one, stamped (``weasy.join``)."""
-    return weasy.join([part_path(p.digest) for p in parts], stamps)
+def made(parts: Sequence[ReportPart]) -> list[ReportPart]:
+    """``parts`` read again once made: their page counts."""
+    by_pk = {p.pk: p for p in ReportPart.objects.filter(pk__in=[p.pk for p in parts])}
+    return [by_pk[p.pk] for p in parts]
 
 
 def prune(now: datetime | None = None) -> int:

@@ -9,8 +9,8 @@ parts, kept and shared among workers (``parts.py``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from decimal import Decimal
+from itertools import groupby
 from typing import Any
 
 from django.template.loader import render_to_string
@@ -37,8 +37,6 @@ from scoring.standings import (
 from scoring.templatetags.scoring_tags import meet_date
 
 CONTENT_TYPE = "application/pdf"
-# The parts of the half-year report before the member pages (reports/standings.html).
-FRONT_MATTER = ("standings", "hands", "attendance")
 
 
 def _html(template: str, context: dict[str, Any]) -> str:
@@ -61,15 +59,30 @@ def _member_page(row: StandingRow, record: MemberRecord) -> dict[str, Any]:
     return {"row": row, "record": record, "chart": weasy.IMAGE_SCHEME + name, "name": name}
 
 
-def _pieces(context: dict[str, Any], records: dict[int, MemberRecord]) -> list[parts.Piece]:
-    """The parts of a report with member pages: the front matter in three (the cover and the
-    standings; the 満貫以上 list and チョンボ; attendance), then one part a member. Nothing in
-    a member's part depends on the other members: their rank is stamped on afterwards."""
+def _front_matter(context: dict[str, Any]) -> list[parts.Piece]:
+    """The parts before the member pages: the cover and the standings; the 満貫以上 list, a
+    part a month (so one more meet lays out its own month's list again, not the half-year's);
+    チョンボ and attendance."""
     context = {**context, "numbers_stamped": True}
-    pieces = [
-        parts.Piece(_html("reports/standings.html", {**context, "only": only}))
-        for only in FRONT_MATTER
+    months = [
+        {"hands_month": month, "big_hands": list(hands)}
+        for month, hands in groupby(context["big_hands"], key=lambda h: h["date"].replace(day=1))
+    ] or [{"big_hands": []}]  # "None in this period."
+    return [
+        parts.Piece(_html("reports/standings.html", {**context, **extra}))
+        for extra in [
+            {"only": "standings"},
+            *({"only": "hands", **month} for month in months),
+            {"only": "attendance"},
+        ]
     ]
+
+
+def _member_parts(context: dict[str, Any], records: dict[int, MemberRecord]) -> list[parts.Piece]:
+    """A part a member, in the order of the standings. Nothing in it depends on the other
+    members: their rank is stamped on afterwards."""
+    context = {**context, "numbers_stamped": True}
+    pieces = []
     for row in context["rows"]:
         record = records[row.member_id]
         page = _member_page(row, record)
@@ -80,40 +93,49 @@ def _pieces(context: dict[str, Any], records: dict[int, MemberRecord]) -> list[p
     return pieces
 
 
+def _stamps(pages: list[dict[str, Any]], ranked: int) -> parts.Piece:
+    return parts.Piece(
+        _html("reports/page_numbers.html", {"stamps": True, "pages": pages, "ranked": ranked})
+    )
+
+
 def _standings_pdf(
     context: dict[str, Any], with_members: bool, progress: Progress, share: bool
 ) -> bytes:
     """The standings report: in one document without member pages (the monthly report);
     with them, made of parts (``parts.py``), kept and shared among workers, then joined and
     stamped with the page numbers and each member's rank. ``progress`` is told the parts
-    made, n of N."""
+    made, n of N.
+
+    The stamps are parts too, kept like the others: the ranks ("順位 k 位（N 名中）" for k = 1
+    to N, a page each) depend only on how many members are ranked, the page numbers ("n /
+    T") only on how many pages there are, so after one more meet both are usually kept."""
     if not with_members:
         progress(_("Standings"), 0, 1)
         pdf = weasy.write_pdf(_html("reports/standings.html", context))
         progress(_("Standings"), 1, 1)
         return pdf
-    rows = context["rows"]
-    pieces = _pieces(context, member_records(context["filters"], rows))
-    made = parts.prepare(pieces)
-    step = _("Pages")
+    rows, ranked = context["rows"], context["ranked"]
+    front = _front_matter(context)
+    members = _member_parts(context, member_records(context["filters"], rows))
+    ranks = _stamps([{"label": "", "rank": k} for k in range(1, ranked + 1)], ranked)
+    made = parts.prepare([*front, *members, ranks])
+    step = _("Front matter and member pages")
     parts.make_all(made, share=share, progress=lambda n: progress(step, n, len(made)))
-    ranks = {len(FRONT_MATTER) + i: row.position for i, row in enumerate(rows)}  # part: rank
-
-    def stamps(pages: Sequence[int]) -> str:
-        firsts = [sum(pages[:i]) + 1 for i in range(len(pages))]
-        rank_on = {firsts[i]: rank for i, rank in ranks.items()}
-        numbers = range(1, sum(pages) + 1)
-        return _html(
-            "reports/page_numbers.html",
-            {
-                "stamps": True,
-                "pages": [{"number": n, "rank": rank_on.get(n)} for n in numbers],
-                "total": sum(pages),
-                "ranked": context["ranked"],
-            },
-        )
-
-    return parts.join(made, stamps)
+    *pages_of, ranks_part = parts.made(made)
+    counts = [part.pages for part in pages_of]
+    total = sum(counts)
+    labels = [{"label": f"{n} / {total}" if n > 1 else ""} for n in range(1, total + 1)]
+    (numbers,) = parts.prepare([_stamps(labels, ranked)])
+    parts.make_all([numbers])
+    # Each member's first page, stamped with the page of their rank.
+    firsts = {sum(counts[: len(front) + i]): row.position - 1 for i, row in enumerate(rows)}
+    return weasy.join(
+        [parts.part_path(p.digest) for p in pages_of],
+        parts.part_path(numbers.digest),
+        parts.part_path(ranks_part.digest),
+        firsts,
+    )
 
 
 def is_monthly(period: Period) -> bool:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import gc
 import io
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from weasyprint import HTML
@@ -77,19 +77,15 @@ def write_pdf(html: str, images: Mapping[str, bytes] | None = None) -> bytes:
     return lay_out(html, images)[0]
 
 
-# The HTML of the stamps for a report whose parts have these page counts: one blank page a
-# page, holding only that page's number and, on a member's first page, their rank.
-Stamps = Callable[[Sequence[int]], str]
-
-
-def join(pdfs: Sequence[bytes | Path], stamps: Stamps) -> bytes:
-    """The parts' PDFs, in order, as one, each page stamped with its overlay from
-    ``stamps(pages of each part)``. The first part gives the document's title and language."""
+def join(pdfs: Sequence[Path], numbers: Path, ranks: Path, rank_on: Mapping[int, int]) -> bytes:
+    """The parts' PDFs, in order, as one. Page i of the joined PDF is stamped with page i of
+    ``numbers``, and the pages in ``rank_on`` also with page ``rank_on[i]`` of ``ranks``. The
+    first part gives the document's title and language."""
     from pypdf import PdfReader, PdfWriter
     from pypdf.generic import NameObject
 
-    readers = [PdfReader(pdf if isinstance(pdf, Path) else io.BytesIO(pdf)) for pdf in pdfs]
-    overlay = PdfReader(io.BytesIO(write_pdf(stamps([len(r.pages) for r in readers]))))
+    readers = [PdfReader(pdf) for pdf in pdfs]
+    number_pages, rank_pages = PdfReader(numbers).pages, PdfReader(ranks).pages
     writer = PdfWriter()
     for reader in readers:
         writer.append(reader)
@@ -98,8 +94,10 @@ def join(pdfs: Sequence[bytes | Path], stamps: Stamps) -> bytes:
         writer.add_metadata(first.metadata)  # the title
     if "/Lang" in first.root_object:
         writer.root_object[NameObject("/Lang")] = first.root_object["/Lang"]  # ja
-    for page, stamp in zip(writer.pages, overlay.pages, strict=True):
-        page.merge_page(stamp)
+    for index, page in enumerate(writer.pages):
+        page.merge_page(number_pages[index])
+        if index in rank_on:
+            page.merge_page(rank_pages[rank_on[index]])
         page.compress_content_streams()  # merging left the page's drawing uncompressed
     output = io.BytesIO()
     writer.write(output)

@@ -135,9 +135,11 @@ class Command(BaseCommand):
         game_count: int,
         first_day: date = date(2016, 4, 1),
         tables: int = 25,
+        days: int | None = None,
     ) -> None:
         """Bulk-insert settled games (settled by rules.py, exactly as Hanchan.record does):
-        ``tables`` tables × 3 rounds a meet, a meet every other day from ``first_day``."""
+        ``tables`` tables × 3 rounds a meet, three meets every other day from ``first_day``,
+        or with ``days`` the meets spread evenly over that many days."""
         rng = random.Random(2025)
         rule = RuleSet.objects.default()
         params = rule.params()
@@ -152,7 +154,7 @@ class Command(BaseCommand):
             meet_count = -(-game_count // per_meet)
             meets = Meet.objects.bulk_create(
                 Meet(
-                    date=first_day + timedelta(days=i // 3 * 2),
+                    date=first_day + timedelta(days=i * days // meet_count if days else i // 3 * 2),
                     kind=kinds[i % 3],
                     rule_set=rule,
                 )
