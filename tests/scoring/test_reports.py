@@ -257,7 +257,6 @@ def test_a_part_that_fails_fails_the_report_and_is_made_again_when_asked_again(c
 def test_shared_with_other_workers_a_task_is_queued_for_each_part_not_kept(club, monkeypatch):
     """In a worker the parts are queued as tasks too (here the immediate backend runs each as
     it is queued); the report is the same."""
-    from scoring.reports import parts
 
     from django.tasks.signals import task_enqueued
 
