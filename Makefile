@@ -11,6 +11,9 @@ PORT ?= 8000
 
 .PHONY: start test setup lint messages bench load serve
 
+# An idle report worker looks for tasks this often (seconds; django-tasks-db's default is 1):
+# a worker helping with a report's parts joins in at most this late.
+WORKER_INTERVAL ?= 0.2
 start: $(STAMP)
 	$(PY) manage.py migrate --no-input
 	$(PY) manage.py collectstatic --no-input -v0
@@ -19,7 +22,7 @@ start: $(STAMP)
 	@echo "  白樺会 score book: http://$(HOST):$(PORT)/   (stop with Ctrl-C)"
 	@echo "  A report worker (manage.py db_worker) runs beside it."
 	@echo
-	$(PY) manage.py db_worker --reload & worker=$$!; trap 'kill $$worker 2>/dev/null' EXIT; \
+	$(PY) manage.py db_worker --reload --interval $(WORKER_INTERVAL) & worker=$$!; trap 'kill $$worker 2>/dev/null' EXIT; \
 	  $(PY) manage.py runserver $(HOST):$(PORT)
 
 # Production: gunicorn, static files by whitenoise, and REPORT_WORKERS report workers
@@ -31,7 +34,7 @@ serve: $(STAMP)
 	$(PY) manage.py migrate --no-input
 	$(PY) manage.py collectstatic --no-input -v0
 	$(PY) manage.py check --deploy --fail-level WARNING
-	for i in $$(seq $(REPORT_WORKERS)); do $(PY) manage.py db_worker & done; \
+	for i in $$(seq $(REPORT_WORKERS)); do $(PY) manage.py db_worker --interval $(WORKER_INTERVAL) & done; \
 	  trap 'kill $$(jobs -p) 2>/dev/null' EXIT; \
 	  $(VENV)/bin/gunicorn shirakaba.wsgi --bind $(HOST):$(PORT) --workers $(WORKERS) \
 	  --worker-class gthread --threads 4 --keep-alive 10 --access-logfile -

@@ -1,7 +1,7 @@
 """HTML to PDF with WeasyPrint, and joining PDFs made apart.
 
 A long report is made of parts laid out separately (``parts.py``), by one worker or several;
-``join`` puts their PDFs together with pypdf and stamps each page with what no part could
+``join`` puts their PDFs together with pikepdf and stamps each page with what no part could
 know alone: its number among all the pages ("3 / 110") and, on a member's first page, their
 rank among all the members.
 
@@ -17,6 +17,7 @@ import threading
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+import pikepdf
 from weasyprint import HTML
 from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher, URLFetcherResponse
@@ -78,27 +79,50 @@ def write_pdf(html: str, images: Mapping[str, bytes] | None = None) -> bytes:
 
 
 def join(pdfs: Sequence[Path], numbers: Path, ranks: Path, rank_on: Mapping[int, int]) -> bytes:
-    """The parts' PDFs, in order, as one. Page i of the joined PDF is stamped with page i of
-    ``numbers``, and the pages in ``rank_on`` also with page ``rank_on[i]`` of ``ranks``. The
-    first part gives the document's title and language."""
-    from pypdf import PdfReader, PdfWriter
-    from pypdf.generic import NameObject
-
-    readers = [PdfReader(pdf) for pdf in pdfs]
-    number_pages, rank_pages = PdfReader(numbers).pages, PdfReader(ranks).pages
-    writer = PdfWriter()
-    for reader in readers:
-        writer.append(reader)
-    first = readers[0]
-    if first.metadata:
-        writer.add_metadata(first.metadata)  # the title
-    if "/Lang" in first.root_object:
-        writer.root_object[NameObject("/Lang")] = first.root_object["/Lang"]  # ja
-    for index, page in enumerate(writer.pages):
-        page.merge_page(number_pages[index])
-        if index in rank_on:
-            page.merge_page(rank_pages[rank_on[index]])
-        page.compress_content_streams()  # merging left the page's drawing uncompressed
-    output = io.BytesIO()
-    writer.write(output)
+    """The parts' PDFs, in order, as one, with pikepdf (qpdf). Page i of the joined PDF is
+    stamped with page i of ``numbers``, and the pages in ``rank_on`` also with page
+    ``rank_on[i]`` of ``ranks`` (each stamp a form drawn over the page). The parts' bookmarks
+    are kept, pointing at the joined pages; the first part gives the document's title and
+    language."""
+    joined = pikepdf.Pdf.new()
+    sources = [pikepdf.Pdf.open(pdf) for pdf in pdfs]
+    outline: list[pikepdf.OutlineItem] = []
+    for source in sources:
+        outline.extend(_bookmarks(source, offset=len(joined.pages)))
+        joined.pages.extend(source.pages)
+    with pikepdf.Pdf.open(numbers) as number_pages, pikepdf.Pdf.open(ranks) as rank_pages:
+        for index, page in enumerate(joined.pages):
+            whole = pikepdf.Rectangle(page.mediabox)
+            page.add_overlay(number_pages.pages[index], whole)
+            if index in rank_on:
+                page.add_overlay(rank_pages.pages[rank_on[index]], whole)
+        with joined.open_outline() as bookmarks:
+            bookmarks.root.extend(outline)
+        first = sources[0]
+        if "/Title" in first.docinfo:
+            joined.docinfo["/Title"] = first.docinfo["/Title"]
+        if "/Lang" in first.Root:
+            joined.Root.Lang = first.Root.Lang  # ja
+        output = io.BytesIO()
+        joined.save(output)
+    for source in sources:
+        source.close()
     return output.getvalue()
+
+
+def _bookmarks(source: pikepdf.Pdf, offset: int) -> list[pikepdf.OutlineItem]:
+    """The bookmarks of ``source`` (with their children) for the joined PDF, whose pages from
+    ``offset`` on are this source's."""
+    pages: dict[tuple[int, int], int] = {
+        page.obj.objgen: number for number, page in enumerate(source.pages)
+    }
+
+    def copy(item: pikepdf.OutlineItem) -> pikepdf.OutlineItem:
+        target = item.destination
+        number = pages.get(target[0].objgen, 0) if isinstance(target, pikepdf.Array) else 0
+        new = pikepdf.OutlineItem(str(item.title), offset + number)
+        new.children.extend(copy(child) for child in item.children)
+        return new
+
+    with source.open_outline() as outline:
+        return [copy(item) for item in outline.root]

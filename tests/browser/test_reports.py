@@ -1,4 +1,4 @@
-"""In Chromium, with a real report worker (`manage.py db_worker`): the half-year PDF asked for
+"""In Chromium, with real report workers (`manage.py db_worker`): the half-year PDF asked for
 from the standings shows its progress, then downloads; asked for again it is the same file at
 once; after one more game is entered, the next report includes it."""
 
@@ -15,7 +15,7 @@ from members.models import Member
 from scoring.models import Hanchan, Meet, PlayerEntry, Report, RuleSet
 from tests.browser.conftest import sign_in
 from tests.browser.test_standings import club  # noqa: F401 (a fixture)
-from tests.scoring.test_report_worker import worker  # noqa: F401 (a fixture)
+from tests.scoring.test_report_worker import workers  # noqa: F401 (a fixture)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -30,7 +30,7 @@ def test_the_half_year_pdf_shows_progress_then_downloads_and_is_kept(
     page: Page,
     live_server,
     club,  # noqa: F811
-    worker,  # noqa: F811
+    workers,  # noqa: F811
 ):
     sign_in(page, live_server, "bob", "bob-pass-123")
     page.goto(f"{live_server.url}/standings/?period=2025-H2")
@@ -48,7 +48,9 @@ def test_the_half_year_pdf_shows_progress_then_downloads_and_is_kept(
     with page.expect_download(timeout=10_000) as again:
         pdf_link.click()
     assert Path(again.value.path()).read_bytes() == first_bytes
-    assert DBTaskResult.objects.count() == 1
+    reports = DBTaskResult.objects.filter(task_path__endswith="make_report")
+    tasks = DBTaskResult.objects.count()  # the report's, and its parts' (shared by the workers)
+    assert reports.count() == 1
 
     # One more game, with a newcomer: the next report is made again and includes it.
     rule = RuleSet.objects.default()
@@ -64,4 +66,7 @@ def test_the_half_year_pdf_shows_progress_then_downloads_and_is_kept(
         page.locator(".downloads").get_by_role("link", name="PDF", exact=True).click()
         expect(page.locator(".report-progress progress")).to_be_visible()
     assert "大森" in text_of(after.value)
-    assert DBTaskResult.objects.count() == 2
+    assert reports.count() == 2
+    # Only what changed was laid out again: the newcomer's part, the three others who played,
+    # the front matter and the stamps that changed; not every member's part again.
+    assert DBTaskResult.objects.count() - tasks - 1 < tasks - 1

@@ -33,8 +33,10 @@ NOT_CONTENT = {
     "axes.accesslog",
     "axes.accessattempt",
     "admin.logentry",
-    # Reports asked for (a GET queues one) and their tasks: made files kept, not club data.
+    # Reports asked for (a GET queues one or makes a small one), the parts of reports, and
+    # their tasks: made files kept, not club data.
     "scoring.report",
+    "scoring.reportpart",
     "django_tasks_db.dbtaskresult",
 }
 

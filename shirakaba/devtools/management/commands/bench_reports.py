@@ -118,7 +118,7 @@ class Workers:
             "LOG_LEVEL": "INFO",
         }
         self.logs = [Path(reports_dir) / f"worker-{n}.log" for n in range(count)]
-        command = [sys.executable, "manage.py", "db_worker", "--interval", "0.05"]
+        command = [sys.executable, "manage.py", "db_worker", "--interval", "0.2"]  # as serve
         self.processes = [
             subprocess.Popen(
                 [*command, "--no-startup-delay", "--no-reload"],
