@@ -166,23 +166,33 @@ def make_report_part(part_id: int) -> bool:
     return make_part(part_id)
 
 
+def queue(parts: Sequence[ReportPart]) -> None:
+    """Queue a ``make_report_part`` task for each part of ``parts`` not kept yet, the last
+    first, for idle workers to take."""
+    with transaction.atomic():  # one commit for them all
+        for part in reversed(parts):
+            if part.status != ReportStatus.READY:
+                make_report_part.using(priority=HELPING).enqueue(part.pk)
+
+
 def make_all(
     parts: Sequence[ReportPart],
     *,
     share: bool = False,
+    shared: Sequence[ReportPart] = (),
     progress: Callable[[int], None] | None = None,
 ) -> None:
     """Make every part of ``parts`` not kept yet: here, and with ``share`` in other workers
-    too (see the module's docstring). ``progress(n)`` is told as the parts are made, n of
-    them done. Raises ``PartFailed`` with the first error of a part that failed."""
+    too (see the module's docstring), the parts of ``shared`` having been queued already.
+    ``progress(n)`` is told as the parts are made, n of them done. Raises ``PartFailed`` with
+    the first error of a part that failed."""
     pending = [p.pk for p in parts if p.status != ReportStatus.READY]
     done = len(parts) - len(pending)
     if progress:
         progress(done)
     if share:
-        with transaction.atomic():  # one commit for them all
-            for pk in reversed(pending):
-                make_report_part.using(priority=HELPING).enqueue(pk)
+        already = {p.pk for p in shared}
+        queue([p for p in parts if p.pk not in already])
     for pk in pending:
         _make_here(pk)
         if progress:

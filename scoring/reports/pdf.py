@@ -37,6 +37,8 @@ from scoring.standings import (
 from scoring.templatetags.scoring_tags import meet_date
 
 CONTENT_TYPE = "application/pdf"
+# The page-number stamps are laid out in parts of this many pages (shared among workers).
+NUMBERS_RUN = 100
 
 
 def _html(template: str, context: dict[str, Any]) -> str:
@@ -109,30 +111,36 @@ def _standings_pdf(
 
     The stamps are parts too, kept like the others: the ranks ("順位 k 位（N 名中）" for k = 1
     to N, a page each) depend only on how many members are ranked, the page numbers ("n /
-    T") only on how many pages there are, so after one more meet both are usually kept."""
+    T", in runs of ``NUMBERS_RUN`` pages) only on how many pages there are, so after one more
+    meet both are usually kept."""
     if not with_members:
         progress(_("Standings"), 0, 1)
         pdf = weasy.write_pdf(_html("reports/standings.html", context))
         progress(_("Standings"), 1, 1)
         return pdf
     rows, ranked = context["rows"], context["ranked"]
-    front = _front_matter(context)
-    members = _member_parts(context, member_records(context["filters"], rows))
+    # The front matter and the ranks go to other workers before the members' records are
+    # even read.
     ranks = _stamps([{"label": "", "rank": k} for k in range(1, ranked + 1)], ranked)
-    made = parts.prepare([*front, *members, ranks])
+    *front, ranks_part = early = parts.prepare([*_front_matter(context), ranks])
+    if share:
+        parts.queue(early)
+    members = parts.prepare(_member_parts(context, member_records(context["filters"], rows)))
+    made = [*front, *members, ranks_part]
     step = _("Front matter and member pages")
-    parts.make_all(made, share=share, progress=lambda n: progress(step, n, len(made)))
+    parts.make_all(made, share=share, shared=early, progress=lambda n: progress(step, n, len(made)))
     *pages_of, ranks_part = parts.made(made)
     counts = [part.pages for part in pages_of]
     total = sum(counts)
     labels = [{"label": f"{n} / {total}" if n > 1 else ""} for n in range(1, total + 1)]
-    (numbers,) = parts.prepare([_stamps(labels, ranked)])
-    parts.make_all([numbers])
+    runs = [labels[i : i + NUMBERS_RUN] for i in range(0, total, NUMBERS_RUN)]
+    numbers = parts.prepare([_stamps(run, ranked) for run in runs])
+    parts.make_all(numbers, share=share)
     # Each member's first page, stamped with the page of their rank.
     firsts = {sum(counts[: len(front) + i]): row.position - 1 for i, row in enumerate(rows)}
     return weasy.join(
         [parts.part_path(p.digest) for p in pages_of],
-        parts.part_path(numbers.digest),
+        [parts.part_path(p.digest) for p in numbers],
         parts.part_path(ranks_part.digest),
         firsts,
     )

@@ -78,35 +78,39 @@ def write_pdf(html: str, images: Mapping[str, bytes] | None = None) -> bytes:
     return lay_out(html, images)[0]
 
 
-def join(pdfs: Sequence[Path], numbers: Path, ranks: Path, rank_on: Mapping[int, int]) -> bytes:
+def join(
+    pdfs: Sequence[Path], numbers: Sequence[Path], ranks: Path, rank_on: Mapping[int, int]
+) -> bytes:
     """The parts' PDFs, in order, as one, with pikepdf (qpdf). Page i of the joined PDF is
-    stamped with page i of ``numbers``, and the pages in ``rank_on`` also with page
-    ``rank_on[i]`` of ``ranks`` (each stamp a form drawn over the page). The parts' bookmarks
-    are kept, pointing at the joined pages; the first part gives the document's title and
-    language."""
+    stamped with page i of ``numbers`` (their pages one after the other), and the pages in
+    ``rank_on`` also with page ``rank_on[i]`` of ``ranks`` (each stamp a form drawn over the
+    page). The parts' bookmarks are kept, pointing at the joined pages; the first part gives
+    the document's title and language."""
     joined = pikepdf.Pdf.new()
     sources = [pikepdf.Pdf.open(pdf) for pdf in pdfs]
+    stamps = [pikepdf.Pdf.open(path) for path in [*numbers, ranks]]
     outline: list[pikepdf.OutlineItem] = []
     for source in sources:
         outline.extend(_bookmarks(source, offset=len(joined.pages)))
         joined.pages.extend(source.pages)
-    with pikepdf.Pdf.open(numbers) as number_pages, pikepdf.Pdf.open(ranks) as rank_pages:
-        for index, page in enumerate(joined.pages):
-            whole = pikepdf.Rectangle(page.mediabox)
-            page.add_overlay(number_pages.pages[index], whole)
-            if index in rank_on:
-                page.add_overlay(rank_pages.pages[rank_on[index]], whole)
-        with joined.open_outline() as bookmarks:
-            bookmarks.root.extend(outline)
-        first = sources[0]
-        if "/Title" in first.docinfo:
-            joined.docinfo["/Title"] = first.docinfo["/Title"]
-        if "/Lang" in first.Root:
-            joined.Root.Lang = first.Root.Lang  # ja
-        output = io.BytesIO()
-        joined.save(output)
-    for source in sources:
-        source.close()
+    number_pages = [page for stamp in stamps[:-1] for page in stamp.pages]
+    rank_pages = stamps[-1].pages
+    for index, page in enumerate(joined.pages):
+        whole = pikepdf.Rectangle(page.mediabox)
+        page.add_overlay(number_pages[index], whole)
+        if index in rank_on:
+            page.add_overlay(rank_pages[rank_on[index]], whole)
+    with joined.open_outline() as bookmarks:
+        bookmarks.root.extend(outline)
+    first = sources[0]
+    if "/Title" in first.docinfo:
+        joined.docinfo["/Title"] = first.docinfo["/Title"]
+    if "/Lang" in first.Root:
+        joined.Root.Lang = first.Root.Lang  # ja
+    output = io.BytesIO()
+    joined.save(output)
+    for pdf in [*sources, *stamps]:
+        pdf.close()
     return output.getvalue()
 
 
