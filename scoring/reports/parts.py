@@ -44,6 +44,8 @@ WAIT = 0.05
 # The priority of a part's task: idle workers help finish a report being made before they
 # start on the next one queued (``make_report``, priority 0).
 HELPING = 10
+# How often a maker counts the parts made, for its progress (seconds).
+COUNT_EVERY = 0.5
 # Rows read or written in one query (SQLite's older limit on parameters is 999).
 BATCH = 500
 
@@ -179,23 +181,23 @@ def make_all(
     parts: Sequence[ReportPart],
     *,
     share: bool = False,
-    shared: Sequence[ReportPart] = (),
     progress: Callable[[int], None] | None = None,
 ) -> None:
     """Make every part of ``parts`` not kept yet: here, and with ``share`` in other workers
-    too (see the module's docstring), the parts of ``shared`` having been queued already.
-    ``progress(n)`` is told as the parts are made, n of them done. Raises ``PartFailed`` with
-    the first error of a part that failed."""
+    too (see the module's docstring; ``queue`` may have shared them already). ``progress(n)``
+    is told as the parts are made, n of them done (counted at most every ``COUNT_EVERY``
+    seconds). Raises ``PartFailed`` with the first error of a part that failed."""
     pending = [p.pk for p in parts if p.status != ReportStatus.READY]
     done = len(parts) - len(pending)
     if progress:
         progress(done)
     if share:
-        already = {p.pk for p in shared}
-        queue([p for p in parts if p.pk not in already])
+        queue(parts)
+    counted = time.monotonic()
     for pk in pending:
         _make_here(pk)
-        if progress:
+        if progress and time.monotonic() - counted > COUNT_EVERY:
+            counted = time.monotonic()
             progress(done + _ready_count(pending))
     while True:
         rows = list(

@@ -9,15 +9,16 @@ parts, kept and shared among workers (``parts.py``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from decimal import Decimal
-from itertools import groupby
+from itertools import accumulate, groupby
 from typing import Any
 
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring.models import Meet
+from scoring.models import Meet, ReportPart
 from scoring.reports import Progress, no_progress, parts, weasy
 from scoring.reports.charts import cumulative_chart
 from scoring.standings import (
@@ -39,6 +40,8 @@ from scoring.templatetags.scoring_tags import meet_date
 CONTENT_TYPE = "application/pdf"
 # The page-number stamps are laid out in parts of this many pages (shared among workers).
 NUMBERS_RUN = 100
+# The members' records are read, and their parts' HTML made, this many members at a time.
+MEMBERS_RUN = 100
 
 
 def _html(template: str, context: dict[str, Any]) -> str:
@@ -80,12 +83,14 @@ def _front_matter(context: dict[str, Any]) -> list[parts.Piece]:
     ]
 
 
-def _member_parts(context: dict[str, Any], records: dict[int, MemberRecord]) -> list[parts.Piece]:
-    """A part a member, in the order of the standings. Nothing in it depends on the other
+def _member_parts(
+    context: dict[str, Any], rows: Sequence[StandingRow], records: dict[int, MemberRecord]
+) -> list[parts.Piece]:
+    """A part for each member of ``rows``, in their order. Nothing in it depends on the other
     members: their rank is stamped on afterwards."""
     context = {**context, "numbers_stamped": True}
     pieces = []
-    for row in context["rows"]:
+    for row in rows:
         record = records[row.member_id]
         page = _member_page(row, record)
         labels, cumulative, title, y_label = _chart_args(record)
@@ -119,16 +124,24 @@ def _standings_pdf(
         progress(_("Standings"), 1, 1)
         return pdf
     rows, ranked = context["rows"], context["ranked"]
-    # The front matter and the ranks go to other workers before the members' records are
-    # even read.
+    # The front matter and the ranks go to other workers first; then the members' parts, as
+    # their records are read, MEMBERS_RUN members at a time (which bounds the memory they
+    # take: the records of a thousand members are half a gigabyte).
     ranks = _stamps([{"label": "", "rank": k} for k in range(1, ranked + 1)], ranked)
-    *front, ranks_part = early = parts.prepare([*_front_matter(context), ranks])
+    early = parts.prepare([*_front_matter(context), ranks])
+    *front, ranks_part = early
     if share:
         parts.queue(early)
-    members = parts.prepare(_member_parts(context, member_records(context["filters"], rows)))
+    members: list[ReportPart] = []
+    for start in range(0, len(rows), MEMBERS_RUN):
+        run = rows[start : start + MEMBERS_RUN]
+        batch = parts.prepare(_member_parts(context, run, member_records(context["filters"], run)))
+        if share:
+            parts.queue(batch)
+        members += batch
     made = [*front, *members, ranks_part]
     step = _("Front matter and member pages")
-    parts.make_all(made, share=share, shared=early, progress=lambda n: progress(step, n, len(made)))
+    parts.make_all(made, progress=lambda n: progress(step, n, len(made)))  # queued already
     *pages_of, ranks_part = parts.made(made)
     counts = [part.pages for part in pages_of]
     total = sum(counts)
@@ -136,8 +149,10 @@ def _standings_pdf(
     runs = [labels[i : i + NUMBERS_RUN] for i in range(0, total, NUMBERS_RUN)]
     numbers = parts.prepare([_stamps(run, ranked) for run in runs])
     parts.make_all(numbers, share=share)
-    # Each member's first page, stamped with the page of their rank.
-    firsts = {sum(counts[: len(front) + i]): row.position - 1 for i, row in enumerate(rows)}
+    # Each member's first page (the pages of the parts before theirs), stamped with the page
+    # of their rank.
+    starts = [0, *accumulate(counts)]
+    firsts = {starts[len(front) + i]: row.position - 1 for i, row in enumerate(rows)}
     return weasy.join(
         [parts.part_path(p.digest) for p in pages_of],
         [parts.part_path(p.digest) for p in numbers],

@@ -131,6 +131,19 @@ def test_the_half_year_pdf_is_joined_from_parts_stamped_with_page_numbers_and_ra
     assert len(images) == len(club)
 
 
+@pytest.mark.slow
+def test_the_members_parts_read_a_few_members_at_a_time_make_the_same_report(club, monkeypatch):
+    """The records are read and the members' parts made MEMBERS_RUN members at a time (to
+    bound the memory); in runs of three the report is page for page the same."""
+    from scoring.models import ReportPart
+    from scoring.reports import pdf
+
+    whole = page_lines(render_standings_pdf(H2)[2])
+    ReportPart.objects.all().delete()
+    monkeypatch.setattr(pdf, "MEMBERS_RUN", 3)
+    assert page_lines(render_standings_pdf(H2)[2]) == whole
+
+
 def add_game(meet: Meet, players: list[Member], round_no: int = 9) -> None:
     from scoring.models import PlayerEntry
 
