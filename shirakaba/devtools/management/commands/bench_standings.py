@@ -136,10 +136,13 @@ class Command(BaseCommand):
         first_day: date = date(2016, 4, 1),
         tables: int = 25,
         days: int | None = None,
+        attending: bool = False,
     ) -> None:
         """Bulk-insert settled games (settled by rules.py, exactly as Hanchan.record does):
         ``tables`` tables × 3 rounds a meet, three meets every other day from ``first_day``,
-        or with ``days`` the meets spread evenly over that many days."""
+        or with ``days`` the meets spread evenly over that many days. Each game's four are
+        drawn from all the members, or with ``attending`` as at a meet: ``tables`` × 4
+        members attend it and play all three rounds, their tables drawn afresh each round."""
         rng = random.Random(2025)
         rule = RuleSet.objects.default()
         params = rule.params()
@@ -175,8 +178,17 @@ class Command(BaseCommand):
             games = Hanchan.objects.bulk_create(games, batch_size=5_000)
             results: list[HanchanResult] = []
             hands: list[tuple[int, str]] = []
-            for game in games:
-                players = rng.sample(members, 4)
+            seated: list[Member] = []
+            for n, game in enumerate(games):
+                if attending:
+                    if n % tables == 0:  # a new round: the meet's attendance, drawn anew
+                        if n % per_meet == 0:
+                            present = rng.sample(members, min(len(members), tables * 4))
+                        seated = rng.sample(present, len(present))
+                    table = n % tables
+                    players = seated[table * 4 : table * 4 + 4]
+                else:
+                    players = rng.sample(members, 4)
                 first = [rng.randrange(50, 560) * 100 for _ in range(3)]
                 scores = [*first, 120_000 - sum(first)]
                 chombo = [1 if rng.random() < 0.01 else 0 for _ in range(4)]
