@@ -23,6 +23,7 @@ from django.db import models, transaction
 from django.db.models.signals import m2m_changed
 from django.dispatch import receiver
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 from simple_history.models import HistoricalRecords
@@ -1083,7 +1084,30 @@ class ReportStatus(models.TextChoices):
     FAILED = "failed", _("failed")
 
 
-class Report(models.Model):
+class MadeByWorker(models.Model):
+    """What a report worker makes once and keeps, named by ``digest`` (a report, or a part of
+    one). The unique digest is the single flight: whoever moves the row from queued to being
+    made (``claim``) makes it; the others find it made, or being made."""
+
+    digest = models.CharField(max_length=64, unique=True)
+    status = models.CharField(
+        max_length=8, choices=ReportStatus.choices, default=ReportStatus.QUEUED
+    )
+    error = models.TextField(blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        abstract = True
+
+    @classmethod
+    def claim(cls, pk: int) -> bool:
+        """Move row ``pk`` from queued to being made; True when this caller did."""
+        queued = cls._default_manager.filter(pk=pk, status=ReportStatus.QUEUED)
+        return bool(queued.update(status=ReportStatus.MAKING, started_at=timezone.now()))
+
+
+class Report(MadeByWorker):
     """A report file asked for (a PDF, Excel or CSV), made once by a task and kept.
 
     ``digest`` names exactly what the file holds: the kind of report, what it is of (period,
@@ -1095,12 +1119,8 @@ class Report(models.Model):
     ``step``, ``done`` and ``total`` are its progress, written by the task as it goes.
     """
 
-    digest = models.CharField(max_length=64, unique=True)
     spec = models.JSONField()
     spec_key = models.CharField(max_length=64, db_index=True)  # the same report, any data
-    status = models.CharField(
-        max_length=8, choices=ReportStatus.choices, default=ReportStatus.QUEUED
-    )
     task_id = models.CharField(max_length=64, blank=True)
     filename = models.CharField(max_length=200, blank=True)
     content_type = models.CharField(max_length=100, blank=True)
@@ -1108,10 +1128,7 @@ class Report(models.Model):
     step = models.CharField(max_length=100, blank=True)
     done = models.PositiveIntegerField(default=0)
     total = models.PositiveIntegerField(default=0)
-    error = models.TextField(blank=True)
     asked_at = models.DateTimeField()
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         verbose_name = _("report file")
@@ -1124,7 +1141,7 @@ class Report(models.Model):
         return reverse("scoring:report", args=[self.digest])
 
 
-class ReportPart(models.Model):
+class ReportPart(MadeByWorker):
     """A piece of a long PDF report, laid out once and kept: a part of the front matter, or
     one member's pages (``scoring.reports.parts``).
 
@@ -1133,22 +1150,13 @@ class ReportPart(models.Model):
     that did not change here, kept, and lays out only the rest. ``html`` and ``charts`` (what
     each chart is drawn from) are all a worker needs to make it, on any machine that shares
     the database and the reports directory (emptied once it is made; given again if its file
-    is ever lost); ``pages`` is how many pages it came to. Like
-    ``Report``, its unique digest is the single flight: whichever worker moves it from
-    queued to being made makes it.
+    is ever lost); ``pages`` is how many pages it came to.
     """
 
-    digest = models.CharField(max_length=64, unique=True)
     html = models.TextField()
     charts = models.JSONField(default=dict)
-    status = models.CharField(
-        max_length=8, choices=ReportStatus.choices, default=ReportStatus.QUEUED
-    )
     pages = models.PositiveIntegerField(default=0)
-    error = models.TextField(blank=True)
     used_at = models.DateTimeField()
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         verbose_name = _("part of a report")

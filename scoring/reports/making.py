@@ -306,9 +306,7 @@ def make(report_id: int, progress: Progress = no_progress, *, share: bool = Fals
 
     Only the caller that moves the row from queued to being made makes it, so a report
     queued twice (a worker and ``export_report``) is made once."""
-    claimed = Report.objects.filter(pk=report_id, status=ReportStatus.QUEUED).update(
-        status=ReportStatus.MAKING, started_at=timezone.now()
-    )
+    claimed = Report.claim(report_id)
     report = Report.objects.get(pk=report_id)
     if not claimed:
         return str(report.status)

@@ -136,10 +136,7 @@ def _chart(args: Sequence[Any]) -> bytes:
 def make_part(part_id: int) -> bool:
     """Lay out the part ``part_id`` and keep it, if this caller is the one that moves it from
     queued to being made; False when it was not queued (made or being made elsewhere)."""
-    claimed = ReportPart.objects.filter(pk=part_id, status=ReportStatus.QUEUED).update(
-        status=ReportStatus.MAKING, started_at=timezone.now()
-    )
-    if not claimed:
+    if not ReportPart.claim(part_id):
         return False
     part = ReportPart.objects.get(pk=part_id)
     try:
