@@ -136,8 +136,13 @@ def test_the_report_page_without_htmx_is_a_whole_page(member_client, recorded_ga
     page = member_client.get(f"/reports/{report.digest}/")
     assert page.status_code == 200
     assert "<html" in page.content.decode() and "report-progress" in page.content.decode()
+    # Without JavaScript (no htmx polling) the page reloads itself until the file is there.
+    assert '<noscript><meta http-equiv="refresh" content="3"></noscript>' in page.content.decode()
     # Its file is not there yet: back to the page.
     assert member_client.get(f"/reports/{report.digest}/file").status_code == 302
+    Report.objects.filter(pk=report.pk).update(status=ReportStatus.FAILED)
+    failed = member_client.get(f"/reports/{report.digest}/").content.decode()
+    assert 'http-equiv="refresh"' not in failed  # a failed report is not asked again and again
 
 
 def test_a_small_report_is_made_in_the_request_even_without_a_worker(
