@@ -1106,6 +1106,20 @@ class MadeByWorker(models.Model):
         queued = cls._default_manager.filter(pk=pk, status=ReportStatus.QUEUED)
         return bool(queued.update(status=ReportStatus.MAKING, started_at=timezone.now()))
 
+    @classmethod
+    def failed(cls, pk: int, error: BaseException) -> None:
+        """Row ``pk`` could not be made: ``error`` says why."""
+        cls._default_manager.filter(pk=pk).update(
+            status=ReportStatus.FAILED, error=repr(error)[:2000], finished_at=timezone.now()
+        )
+
+    @classmethod
+    def made(cls, pk: int, **fields: object) -> None:
+        """Row ``pk`` is made and kept; ``fields`` are what the making found out."""
+        cls._default_manager.filter(pk=pk).update(
+            status=ReportStatus.READY, finished_at=timezone.now(), **fields
+        )
+
 
 class Report(MadeByWorker):
     """A report file asked for (a PDF, Excel or CSV), made once by a task and kept.

@@ -22,7 +22,6 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import os
 import time
 from dataclasses import asdict, dataclass
 from datetime import timedelta
@@ -45,7 +44,7 @@ from scoring.models import (
     RuleSet,
     StandingsGroup,
 )
-from scoring.reports import Progress, no_progress, parts
+from scoring.reports import Progress, keep, no_progress, parts
 from scoring.standings import Filters, Period, PeriodKind, results_for
 
 logger = logging.getLogger(__name__)
@@ -314,24 +313,11 @@ def make(report_id: int, progress: Progress = no_progress, *, share: bool = Fals
     try:
         rendering = _RowProgress(report_id, progress)
         filename, content_type, content = render(spec, rendering, share=share)
-        kept_dir().mkdir(parents=True, exist_ok=True)
-        path = kept_path(report)
-        partial = path.with_suffix(".part")
-        partial.write_bytes(content)
-        os.replace(partial, path)
+        keep(kept_path(report), content)
     except Exception as error:
-        Report.objects.filter(pk=report_id).update(
-            status=ReportStatus.FAILED, error=repr(error)[:2000], finished_at=timezone.now()
-        )
+        Report.failed(report_id, error)
         raise
-    Report.objects.filter(pk=report_id).update(
-        status=ReportStatus.READY,
-        filename=filename,
-        content_type=content_type,
-        size=len(content),
-        step="",
-        finished_at=timezone.now(),
-    )
+    Report.made(report_id, filename=filename, content_type=content_type, size=len(content), step="")
     prune()
     return str(ReportStatus.READY)
 

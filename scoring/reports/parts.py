@@ -34,7 +34,7 @@ from django.tasks import task
 from django.utils import timezone
 
 from scoring.models import ReportPart, ReportStatus
-from scoring.reports import weasy
+from scoring.reports import keep, weasy
 from scoring.reports.charts import cumulative_chart
 
 # A part its maker has held this long without finishing (the worker died) is made again.
@@ -142,20 +142,12 @@ def make_part(part_id: int) -> bool:
     try:
         images = {name: _chart(args) for name, args in part.charts.items()}
         pdf, pages = weasy.lay_out(part.html, images)
-        path = part_path(part.digest)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        partial = path.with_suffix(".part")
-        partial.write_bytes(pdf)
-        partial.replace(path)
+        keep(part_path(part.digest), pdf)
     except Exception as error:
-        ReportPart.objects.filter(pk=part_id).update(
-            status=ReportStatus.FAILED, error=repr(error)[:2000], finished_at=timezone.now()
-        )
+        ReportPart.failed(part_id, error)
         raise
     # Kept as a file now: what it was made from is given again if it is ever needed again.
-    ReportPart.objects.filter(pk=part_id).update(
-        status=ReportStatus.READY, pages=pages, finished_at=timezone.now(), html="", charts={}
-    )
+    ReportPart.made(part_id, pages=pages, html="", charts={})
     return True
 
 
