@@ -5,11 +5,7 @@ queued. On SQLite and on
 PostgreSQL (whichever DATABASE_URL the run uses)."""
 
 import io
-import os
-import subprocess
-import sys
 import time
-from pathlib import Path
 
 import pytest
 from django.db import connection
@@ -17,11 +13,11 @@ from django_tasks_db.models import DBTaskResult
 from pypdf import PdfReader
 
 from scoring.models import Report, ReportPart, ReportStatus
+from shirakaba.devtools.workers import Workers
 from tests.conftest import put_back_migrated_data
 from tests.scoring.test_standings_views import make_club
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def database_url() -> str:
@@ -45,33 +41,15 @@ def workers(settings, tmp_path):
     """Queue into the database, and run two `db_worker` processes on it until the test ends
     (each one started and looking for tasks before the test goes on)."""
     settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
-    env = {
-        **os.environ,
-        "DATABASE_URL": database_url(),
-        "SHIRAKABA_REPORTS_DIR": str(settings.REPORTS_DIR),
-        "LOG_LEVEL": "INFO",
-    }
-    logs = [tmp_path / f"worker-{n}.log" for n in (1, 2)]
-    processes = [
-        subprocess.Popen(
-            [sys.executable, "manage.py", "db_worker", "--interval", "0.1", "--no-startup-delay"],
-            cwd=ROOT,
-            env=env,
-            stdout=log.open("w"),
-            stderr=subprocess.STDOUT,
-        )
-        for log in logs
-    ]
-    deadline = time.monotonic() + 60
-    while not all("Starting worker" in log.read_text() for log in logs):
-        assert all(p.poll() is None for p in processes), [log.read_text() for log in logs]
-        assert time.monotonic() < deadline, "the workers did not start within a minute"
-        time.sleep(0.1)
-    yield processes
-    for process in processes:
-        process.terminate()
-    for process in processes:
-        process.wait(20)
+    pool = Workers(
+        2,
+        database_url=database_url(),
+        reports_dir=settings.REPORTS_DIR,
+        logs_dir=tmp_path,
+        interval=0.1,
+    )
+    yield pool.processes
+    pool.stop()
 
 
 def test_real_workers_make_the_report_the_page_polls_and_the_kept_file_comes_again(

@@ -21,15 +21,12 @@ before and after: figures are comparable only alongside it.
 import multiprocessing
 import os
 import random
-import subprocess
-import sys
 import tempfile
 import time
 from datetime import date, timedelta
 from pathlib import Path
 from typing import Any, TextIO, cast
 
-from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.test.utils import override_settings
 
@@ -48,6 +45,7 @@ from scoring.reports.making import Spec, ask
 from scoring.standings import Filters, Period
 from shirakaba.devtools.management.commands.bench_standings import PREFIX
 from shirakaba.devtools.management.commands.bench_standings import Command as StandingsBench
+from shirakaba.devtools.workers import Workers
 
 FIRST_DAY = date(2025, 4, 2)
 # The bench's meets are spread over the 上期 (April 2 to September 18), so the report has six
@@ -104,51 +102,6 @@ def add_meet(day: date, tables: int) -> None:
                     )
                 ]
             )
-
-
-class Workers:
-    """``count`` real ``manage.py db_worker`` processes on the bench's database, keeping the
-    files in ``reports_dir``: started fresh (no chart drawn yet), each looking for tasks
-    before this returns; ``peaks()`` reads the peak memory of each (VmHWM)."""
-
-    def __init__(self, count: int, reports_dir: str) -> None:
-        env = {
-            **os.environ,
-            "DATABASE_URL": os.environ.get("DATABASE_URL", ""),
-            "SHIRAKABA_REPORTS_DIR": reports_dir,
-            "LOG_LEVEL": "INFO",
-        }
-        self.logs = [Path(reports_dir) / f"worker-{n}.log" for n in range(count)]
-        command = [sys.executable, "manage.py", "db_worker", "--interval", "0.2"]  # as serve
-        self.processes = [
-            subprocess.Popen(
-                [*command, "--no-startup-delay", "--no-reload"],
-                cwd=settings.BASE_DIR,
-                env=env,
-                stdout=log.open("w"),
-                stderr=subprocess.STDOUT,
-            )
-            for log in self.logs
-        ]
-        while not all("Starting worker" in log.read_text() for log in self.logs):
-            if any(p.poll() is not None for p in self.processes):
-                raise CommandError("a worker failed: " + self.logs[0].read_text()[-2000:])
-            time.sleep(0.05)
-
-    def peaks(self) -> list[float]:
-        """Each worker's peak resident memory so far, in MB."""
-        peaks = []
-        for process in self.processes:
-            status = Path(f"/proc/{process.pid}/status").read_text()
-            line = next(line for line in status.splitlines() if line.startswith("VmHWM:"))
-            peaks.append(int(line.split()[1]) / 1024)
-        return peaks
-
-    def stop(self) -> None:
-        for process in self.processes:
-            process.terminate()
-        for process in self.processes:
-            process.wait(30)
 
 
 def ready(spec: Spec) -> float:
@@ -209,7 +162,9 @@ class Command(BaseCommand):
             tempfile.TemporaryDirectory() as reports_dir,
             override_settings(REPORTS_DIR=Path(reports_dir)),
         ):
-            pool = Workers(workers, reports_dir)
+            folder = Path(reports_dir)
+            database_url = os.environ.get("DATABASE_URL", "")
+            pool = Workers(workers, database_url=database_url, reports_dir=folder, logs_dir=folder)
             try:
 
                 def timed(what: str) -> None:

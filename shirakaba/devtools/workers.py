@@ -1,0 +1,74 @@
+"""Real report workers (``manage.py db_worker`` processes) for the reports bench and the
+end-to-end tests: started, each looking for tasks, before ``Workers`` returns."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from django.conf import settings
+
+
+class Workers:
+    """``count`` ``db_worker`` processes on the database ``database_url``, keeping the files in
+    ``reports_dir``, looking for tasks every ``interval`` seconds, each writing its log into
+    ``logs_dir``. Raises ``RuntimeError`` when one stops, or they are not all looking for
+    tasks within ``timeout`` seconds."""
+
+    def __init__(
+        self,
+        count: int,
+        *,
+        database_url: str,
+        reports_dir: Path,
+        logs_dir: Path,
+        interval: float = 0.2,
+        timeout: float = 60,
+    ) -> None:
+        env = {
+            **os.environ,
+            "DATABASE_URL": database_url,
+            "SHIRAKABA_REPORTS_DIR": str(reports_dir),
+            "LOG_LEVEL": "INFO",  # the worker says "Starting worker" when it looks for tasks
+        }
+        self.logs = [logs_dir / f"worker-{n}.log" for n in range(1, count + 1)]
+        command = [sys.executable, "manage.py", "db_worker", "--interval", str(interval)]
+        self.processes = [
+            subprocess.Popen(
+                [*command, "--no-startup-delay", "--no-reload"],
+                cwd=settings.BASE_DIR,
+                env=env,
+                stdout=log.open("w"),
+                stderr=subprocess.STDOUT,
+            )
+            for log in self.logs
+        ]
+        deadline = time.monotonic() + timeout
+        while not all("Starting worker" in log.read_text() for log in self.logs):
+            if not self.alive() or time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError(
+                    "the workers did not start: " + " | ".join(log.read_text() for log in self.logs)
+                )
+            time.sleep(0.05)
+
+    def alive(self) -> bool:
+        return all(process.poll() is None for process in self.processes)
+
+    def peaks(self) -> list[float]:
+        """Each worker's peak resident memory so far, in MB (VmHWM)."""
+        peaks = []
+        for process in self.processes:
+            status = Path(f"/proc/{process.pid}/status").read_text()
+            line = next(line for line in status.splitlines() if line.startswith("VmHWM:"))
+            peaks.append(int(line.split()[1]) / 1024)
+        return peaks
+
+    def stop(self) -> None:
+        for process in self.processes:
+            process.terminate()
+        for process in self.processes:
+            process.wait(30)
