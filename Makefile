@@ -9,12 +9,38 @@ AXE := tests/browser/node_modules/axe-core/axe.min.js
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: start test setup lint messages bench load serve
+.PHONY: start test quick setup lint messages bench load serve system-app system-test
+
+# System packages (Debian's names). The app: WeasyPrint's Pango, and HarfBuzz's font subsetter
+# (without it every PDF takes twice as long). The tests: Chromium for the browser tests and npm
+# for their axe-core. `make start` and `make test` install what is missing when they run as
+# root with apt-get, and otherwise print the exact command and stop; .ci/run uses the same step.
+APP_PACKAGES := libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0
+# A package written NAME:COMMAND counts as there when COMMAND is on the PATH (npm may come
+# with Node.js from elsewhere).
+TEST_PACKAGES := $(APP_PACKAGES) chromium:chromium npm:npm
+define install_missing
+	@missing=$$(for p in $(1); do \
+	  case $$p in *:*) command -v $${p#*:} >/dev/null 2>&1 || echo $${p%%:*};; \
+	              *) dpkg -s $$p >/dev/null 2>&1 || echo $$p;; esac; done | xargs); \
+	if [ -n "$$missing" ]; then \
+	  if ! command -v dpkg >/dev/null; then echo "Not a Debian system: install the equivalents of: $$missing" >&2; \
+	  elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "Installing $$missing (apt-get)"; \
+	    DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	  else echo "Missing system packages; install them with:  sudo apt-get install -y $$missing" >&2; exit 1; fi; \
+	fi
+endef
+system-app:
+	$(call install_missing,$(APP_PACKAGES))
+system-test:
+	$(call install_missing,$(TEST_PACKAGES))
 
 # An idle report worker looks for tasks this often (seconds; django-tasks-db's default is 1):
 # a worker helping with a report's parts joins in at most this late.
 WORKER_INTERVAL ?= 0.2
-start: $(STAMP)
+start: $(STAMP) system-app
 	$(PY) manage.py migrate --no-input
 	$(PY) manage.py collectstatic --no-input -v0
 	$(PY) manage.py load_demo --if-empty
@@ -39,15 +65,20 @@ serve: $(STAMP)
 	  $(VENV)/bin/gunicorn shirakaba.wsgi --bind $(HOST):$(PORT) --workers $(WORKERS) \
 	  --worker-class gthread --threads 4 --keep-alive 10 --access-logfile -
 
-test: $(STAMP) $(AXE)
+test: $(STAMP) system-test $(AXE)
 	$(VENV)/bin/pytest $(ARGS)
+
+# The quick loop while working: no browser tests and none marked slow; needs neither
+# Chromium nor npm.
+quick: $(STAMP)
+	$(VENV)/bin/pytest -m 'not slow and not browser' $(ARGS)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
 
-setup: $(STAMP) $(AXE)
+setup: $(STAMP) system-test $(AXE)
 
 # Benchmarks (measurements, not tests): the standings at federation size, on a scratch SQLite
 # file and a scratch PostgreSQL database (BENCH_PG, created when missing). Built once, reused.
