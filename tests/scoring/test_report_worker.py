@@ -220,3 +220,25 @@ def test_a_part_held_by_a_killed_worker_is_made_by_the_other_within_a_minute(
         no_task_left_running()
     finally:
         pool.stop()
+
+
+def test_a_worker_stopped_with_sigterm_finishes_the_report_in_hand_and_exits(
+    member_client, club_rule, settings, tmp_path
+):
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+    make_club(club_rule, **BIG_CLUB)
+    pool = Workers(
+        1, database_url=database_url(), reports_dir=settings.REPORTS_DIR, logs_dir=tmp_path
+    )
+    try:
+        member_client.get("/reports/standings.pdf?period=2025-H2")
+        deadline = time.monotonic() + 3 * MINUTE
+        while not Report.objects.get().done >= 3:
+            assert time.monotonic() < deadline, "no progress within 3 minutes"
+            time.sleep(0.05)
+        pool.processes[0].terminate()
+        assert pool.processes[0].wait(2 * MINUTE) == 0
+        assert Report.objects.get().status == ReportStatus.READY
+        a_valid_pdf(member_client, Report.objects.get())
+    finally:
+        pool.stop()
