@@ -13,7 +13,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
@@ -1084,10 +1084,17 @@ class ReportStatus(models.TextChoices):
     FAILED = "failed", _("failed")
 
 
+# A row being made whose maker has not beaten (``beat_at``) for this long is abandoned: its
+# worker died. The maker beats every few seconds (``scoring.reports.heartbeat.BEAT``).
+ABANDONED_AFTER = timedelta(seconds=30)
+
+
 class MadeByWorker(models.Model):
     """What a report worker makes once and keeps, named by ``digest`` (a report, or a part of
     one). The unique digest is the single flight: whoever moves the row from queued to being
-    made (``claim``) makes it; the others find it made, or being made."""
+    made (``claim``) makes it; the others find it made, or being made. Its maker beats
+    (``beat_at``) while it works; a row being made with no beat for ``ABANDONED_AFTER`` is
+    taken back (``take_back``)."""
 
     digest = models.CharField(max_length=64, unique=True)
     status = models.CharField(
@@ -1096,6 +1103,7 @@ class MadeByWorker(models.Model):
     error = models.TextField(blank=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    beat_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         abstract = True
@@ -1104,7 +1112,30 @@ class MadeByWorker(models.Model):
     def claim(cls, pk: int) -> bool:
         """Move row ``pk`` from queued to being made; True when this caller did."""
         queued = cls._default_manager.filter(pk=pk, status=ReportStatus.QUEUED)
-        return bool(queued.update(status=ReportStatus.MAKING, started_at=timezone.now()))
+        now = timezone.now()
+        return bool(queued.update(status=ReportStatus.MAKING, started_at=now, beat_at=now))
+
+    @staticmethod
+    def silent_since(moment: datetime) -> models.Q:
+        """Rows whose maker has not beaten since ``moment`` (rows from before the beats: not
+        started since)."""
+        return models.Q(beat_at__lt=moment) | models.Q(beat_at__isnull=True, started_at__lt=moment)
+
+    def is_abandoned(self, now: datetime) -> bool:
+        """Being made, by a maker that has not beaten for ``ABANDONED_AFTER``."""
+        last = self.beat_at or self.started_at
+        return (
+            self.status == ReportStatus.MAKING and last is not None and now - last > ABANDONED_AFTER
+        )
+
+    @classmethod
+    def take_back(cls, pk: int, now: datetime, **fields: object) -> bool:
+        """Move row ``pk``, abandoned by its maker, back to queued (or to ``fields``'
+        status); True when this caller did."""
+        abandoned = cls._default_manager.filter(pk=pk, status=ReportStatus.MAKING).filter(
+            cls.silent_since(now - ABANDONED_AFTER)
+        )
+        return bool(abandoned.update(**{"status": ReportStatus.QUEUED, **fields}))
 
     @classmethod
     def failed(cls, pk: int, error: BaseException) -> None:

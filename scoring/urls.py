@@ -34,6 +34,7 @@ urlpatterns = [
     path("reports/games.csv", downloads.games_csv, name="games-csv"),
     path("reports/<str:digest>/", downloads.report, name="report"),
     path("reports/<str:digest>/file", downloads.report_file, name="report-file"),
+    path("reports/<str:digest>/again", downloads.report_again, name="report-again"),
     path("members/<int:pk>/record.pdf", downloads.member_pdf, name="member-pdf"),
     path("meets/<int:pk>/sheet.pdf", downloads.meet_pdf, name="meet-pdf"),
     path("import/", imports.import_upload, name="import"),

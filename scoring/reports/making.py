@@ -44,7 +44,7 @@ from scoring.models import (
     RuleSet,
     StandingsGroup,
 )
-from scoring.reports import Progress, keep, no_progress, parts
+from scoring.reports import Progress, heartbeat, keep, no_progress, parts
 from scoring.standings import Filters, Period, PeriodKind, results_for
 
 logger = logging.getLogger(__name__)
@@ -59,8 +59,9 @@ SMALL_KINDS = {"games.csv", "member.pdf", "meet.pdf"}
 # report replaced more than REPLACED_AFTER ago (a page still polling for it can finish).
 KEEP_FOR = timedelta(days=30)
 REPLACED_AFTER = timedelta(hours=1)
-# A report left "being made" this long (its worker died) may be made again.
-STALE_AFTER = timedelta(minutes=30)
+# A report whose worker died (no heartbeat for ``models.ABANDONED_AFTER``) is queued again;
+# after this many tries it fails (it may be what kills its worker), and can be tried again.
+TRIES = 3
 
 Rendered = tuple[str, str, bytes]
 
@@ -249,16 +250,55 @@ def ask(
 def _again(report: Report, now: Any) -> bool:
     """Put a failed report, a kept one whose file is gone, or one whose maker died back in
     the queue; True when this caller did so (and so makes or queues it)."""
-    stale = report.status == ReportStatus.MAKING and (
-        report.started_at is not None and now - report.started_at > STALE_AFTER
-    )
+    if report.status == ReportStatus.MAKING:
+        return report.is_abandoned(now) and _take_back(report, now)
     gone = report.status == ReportStatus.READY and not kept_path(report).exists()
-    if not (report.status == ReportStatus.FAILED or stale or gone):
+    if not (report.status == ReportStatus.FAILED or gone):
         return False
     reset = Report.objects.filter(pk=report.pk, status=report.status)
     return bool(
         reset.update(status=ReportStatus.QUEUED, error="", task_id="", step="", done=0, total=0)
     )
+
+
+def _take_back(report: Report, now: Any) -> bool:
+    """A report whose maker died (``heartbeat``): its own task queued again, for the next
+    worker; failed after ``TRIES`` workers died making it. True when it has no task to queue
+    again (it was made in a request, or its task is gone): the caller makes or queues it."""
+    task = heartbeat.running_task(make_report, report.task_id)
+    if task is not None and len(task.worker_ids) >= TRIES:
+        error = RuntimeError(f"its worker stopped {len(task.worker_ids)} times while making it")
+        fields = {"error": repr(error), "finished_at": now}
+        if Report.take_back(report.pk, now, status=ReportStatus.FAILED, **fields):
+            task.set_failed(error)
+            report.status = ReportStatus.FAILED
+        return False
+    fresh = {"step": "", "done": 0, "total": 0, "task_id": report.task_id if task else ""}
+    if not Report.take_back(report.pk, now, **fresh):
+        return False  # taken back by another caller at the same moment
+    report.status = ReportStatus.QUEUED
+    if task is None:
+        return True
+    heartbeat.requeue(task)
+    return False
+
+
+def take_up(report: Report) -> Report:
+    """``report`` as it is now, queued again first if its maker died: what a report's page
+    polls, so it never shows progress that nobody is making."""
+    now = timezone.now()
+    if report.is_abandoned(now) and _take_back(report, now):
+        spec = Spec.from_json(report.spec)
+        if spec.is_small:
+            try:
+                make(report.pk)
+            except Exception:  # the row says it failed, and the page offers to try again
+                logger.exception("Report %s could not be made", report.pk)
+        else:
+            result = make_report.enqueue(report.pk)
+            Report.objects.filter(pk=report.pk, task_id="").update(task_id=result.id)
+    report.refresh_from_db()
+    return report
 
 
 def render(spec: Spec, progress: Progress = no_progress, *, share: bool = False) -> Rendered:
@@ -312,8 +352,9 @@ def make(report_id: int, progress: Progress = no_progress, *, share: bool = Fals
     spec = Spec.from_json(report.spec)
     try:
         rendering = _RowProgress(report_id, progress)
-        filename, content_type, content = render(spec, rendering, share=share)
-        keep(kept_path(report), content)
+        with heartbeat.beating(Report, report_id):
+            filename, content_type, content = render(spec, rendering, share=share)
+            keep(kept_path(report), content)
     except Exception as error:
         Report.failed(report_id, error)
         raise

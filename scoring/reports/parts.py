@@ -23,7 +23,7 @@ import json
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -34,11 +34,9 @@ from django.tasks import task
 from django.utils import timezone
 
 from scoring.models import ReportPart, ReportStatus
-from scoring.reports import keep, weasy
+from scoring.reports import heartbeat, keep, weasy
 from scoring.reports.charts import cumulative_chart
 
-# A part its maker has held this long without finishing (the worker died) is made again.
-STALE_AFTER = timedelta(minutes=5)
 # How often a maker waiting for the parts other workers are making looks again (seconds).
 WAIT = 0.05
 # The priority of a part's task: idle workers help finish a report being made before they
@@ -140,9 +138,10 @@ def make_part(part_id: int) -> bool:
         return False
     part = ReportPart.objects.get(pk=part_id)
     try:
-        images = {name: _chart(args) for name, args in part.charts.items()}
-        pdf, pages = weasy.lay_out(part.html, images)
-        keep(part_path(part.digest), pdf)
+        with heartbeat.beating(ReportPart, part_id):
+            images = {name: _chart(args) for name, args in part.charts.items()}
+            pdf, pages = weasy.lay_out(part.html, images)
+            keep(part_path(part.digest), pdf)
     except Exception as error:
         ReportPart.failed(part_id, error)
         raise
@@ -192,21 +191,21 @@ def make_all(
         rows = list(
             ReportPart.objects.filter(pk__in=pending)
             .exclude(status=ReportStatus.READY)
-            .values_list("pk", "status", "started_at", "error")
+            .only("pk", "status", "started_at", "beat_at", "error")
         )
         if progress:
             progress(len(parts) - len(rows))
         if not rows:
             return
-        for pk, status, started_at, error in rows:
+        now = timezone.now()
+        for row in rows:
+            pk, status = row.pk, row.status
             if status == ReportStatus.FAILED:
-                raise PartFailed(error)
-            held = timezone.now() - (started_at or timezone.now())
-            if status == ReportStatus.MAKING and held > STALE_AFTER:
-                ReportPart.objects.filter(pk=pk, status=ReportStatus.MAKING).update(
-                    status=ReportStatus.QUEUED
-                )
-                status = ReportStatus.QUEUED
+                raise PartFailed(row.error)
+            if row.is_abandoned(now) and ReportPart.take_back(pk, now):
+                status = ReportStatus.QUEUED  # its maker died: its task is queued again too
+                for task in heartbeat.running_tasks_of(make_report_part, pk):
+                    heartbeat.requeue(task)
             if status == ReportStatus.QUEUED:  # its maker died, or another report requeued it
                 _make_here(pk)
         time.sleep(WAIT)

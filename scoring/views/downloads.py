@@ -13,13 +13,13 @@ from __future__ import annotations
 
 from django.http import FileResponse, Http404, HttpRequest, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_safe
+from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.middleware import HtmxDetails
 
 from members.models import Member
 from scoring.models import Meet, Report, ReportStatus
-from scoring.reports.making import Spec, ask, is_kept, kept_path
+from scoring.reports.making import Spec, ask, is_kept, kept_path, take_up
 from scoring.standings import Filters
 from scoring.views.standings import filters_from
 
@@ -57,9 +57,17 @@ def _answer(request: HtmxHttpRequest, spec: Spec) -> HttpResponseBase:
 
 @require_safe
 def report(request: HtmxHttpRequest, digest: str) -> HttpResponseBase:
-    """A report's progress: the whole page, or (htmx, polling) the fragment alone."""
-    found = get_object_or_404(Report, digest=digest)
+    """A report's progress: the whole page, or (htmx, polling) the fragment alone. A report
+    whose worker died is queued again first (``take_up``)."""
+    found = take_up(get_object_or_404(Report, digest=digest))
     return _progress(request, found, whole=not request.htmx)
+
+
+@require_POST
+def report_again(request: HttpRequest, digest: str) -> HttpResponseBase:
+    """Try a report that could not be made again: asked for anew, as its button did."""
+    found = get_object_or_404(Report, digest=digest)
+    return redirect(ask(Spec.from_json(found.spec)))
 
 
 @require_safe

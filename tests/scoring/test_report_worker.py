@@ -98,3 +98,147 @@ def test_real_workers_make_the_report_the_page_polls_and_the_kept_file_comes_aga
     assert b"".join(again.streaming_content) == data
     assert Report.objects.get().status == ReportStatus.READY
     assert DBTaskResult.objects.count() == tasks  # nothing more was queued
+
+
+# Killed workers: the half-year PDF of a club big enough that its making takes several seconds.
+BIG_CLUB = {"members": 40, "meets": 3}
+MINUTE = 60
+
+
+def page_polled(client, url: str) -> str:
+    html = client.get(url, headers={"HX-Request": "true"}).content.decode()
+    assert "作成できませんでした" not in html
+    return html
+
+
+def ready_within(client, url: str, seconds: float) -> float:
+    """Poll the report's page as a member's browser does until the file is offered; how long
+    it took."""
+    start = time.monotonic()
+    while "data-autodownload" not in page_polled(client, url):
+        assert time.monotonic() - start < seconds, f"not ready within {seconds} s"
+        time.sleep(0.5)
+    return time.monotonic() - start
+
+
+def a_valid_pdf(client, report: Report) -> bytes:
+    data = b"".join(client.get(f"/reports/{report.digest}/file").streaming_content)
+    assert data.startswith(b"%PDF-")
+    text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
+    assert "会員000" in text and "会員039" in text
+    return data
+
+
+def no_task_left_running(seconds: float = 30) -> None:
+    """The dead worker's task was queued again and run to its end: none RUNNING for ever."""
+    deadline = time.monotonic() + seconds
+    while DBTaskResult.objects.filter(status="RUNNING").exists():
+        assert time.monotonic() < deadline, "a task stays RUNNING"
+        time.sleep(0.2)
+
+
+def worker_id(log) -> str:
+    """The id a worker took (django-tasks-db logs it as it starts)."""
+    line = next(line for line in log.read_text().splitlines() if "worker_id=" in line)
+    return line.split("worker_id=")[1].split()[0]
+
+
+def test_a_report_whose_worker_was_killed_is_made_by_a_new_worker_within_a_minute(
+    member_client, club_rule, settings, tmp_path
+):
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+    make_club(club_rule, **BIG_CLUB)
+    options = {"database_url": database_url(), "reports_dir": settings.REPORTS_DIR}
+    (tmp_path / "first").mkdir()
+    first = Workers(1, logs_dir=tmp_path / "first", interval=0.1, **options)
+    try:
+        url = member_client.get("/reports/standings.pdf?period=2025-H2")["Location"]
+        deadline = time.monotonic() + 3 * MINUTE
+        while not (report := Report.objects.get()).done >= 3:  # some parts made: 3 / 46
+            assert report.status != ReportStatus.READY, "made before it could be killed"
+            assert time.monotonic() < deadline, "no progress within 3 minutes"
+            time.sleep(0.05)
+        first.processes[0].kill()  # kill -9, in the middle of the report
+        first.processes[0].wait()
+        killed = Report.objects.get()
+        print(f"killed at {killed.done} / {killed.total}")
+        assert killed.status == ReportStatus.MAKING
+    finally:
+        first.stop()
+    (tmp_path / "second").mkdir()
+    second = Workers(1, logs_dir=tmp_path / "second", interval=0.1, **options)
+    try:
+        took = ready_within(member_client, url, MINUTE)
+        print(f"ready {took:.1f} s after the kill and a new worker")
+        report = Report.objects.get()
+        assert report.status == ReportStatus.READY
+        a_valid_pdf(member_client, report)
+        task = DBTaskResult.objects.get(task_path__endswith="make_report")
+        no_task_left_running()
+        task.refresh_from_db()
+        assert task.status == "SUCCESSFUL" and len(task.worker_ids) == 2  # killed, then new
+    finally:
+        second.stop()
+
+
+def test_a_part_held_by_a_killed_worker_is_made_by_the_other_within_a_minute(
+    member_client, club_rule, settings, tmp_path
+):
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+    make_club(club_rule, **BIG_CLUB)
+    pool = Workers(
+        2,
+        database_url=database_url(),
+        reports_dir=settings.REPORTS_DIR,
+        logs_dir=tmp_path,
+        interval=0.1,
+    )
+    try:
+        ids = [worker_id(log) for log in pool.logs]
+        url = member_client.get("/reports/standings.pdf?period=2025-H2")["Location"]
+        deadline = time.monotonic() + 3 * MINUTE
+        held = None
+        while held is None:  # the worker helping with the parts, as it holds one
+            assert Report.objects.get().status != ReportStatus.READY, "made before the kill"
+            assert time.monotonic() < deadline, "no helper held a part within 3 minutes"
+            maker = DBTaskResult.objects.get(task_path__endswith="make_report").worker_ids
+            for task in DBTaskResult.objects.filter(
+                task_path__endswith="make_report_part", status="RUNNING"
+            ):
+                part = ReportPart.objects.get(pk=task.args_kwargs["args"][0])
+                if task.worker_ids != maker and part.status == ReportStatus.MAKING:
+                    held = (task, part)
+            time.sleep(0.02)
+        task, part = held
+        helper = pool.processes[ids.index(task.worker_ids[-1])]
+        helper.kill()
+        helper.wait()
+        took = ready_within(member_client, url, MINUTE)
+        print(f"ready {took:.1f} s after the helper was killed")
+        assert ReportPart.objects.get(pk=part.pk).status == ReportStatus.READY
+        a_valid_pdf(member_client, Report.objects.get())
+        no_task_left_running()
+    finally:
+        pool.stop()
+
+
+def test_a_worker_stopped_with_sigterm_finishes_the_report_in_hand_and_exits(
+    member_client, club_rule, settings, tmp_path
+):
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+    make_club(club_rule, **BIG_CLUB)
+    pool = Workers(
+        1, database_url=database_url(), reports_dir=settings.REPORTS_DIR, logs_dir=tmp_path
+    )
+    try:
+        member_client.get("/reports/standings.pdf?period=2025-H2")
+        deadline = time.monotonic() + 3 * MINUTE
+        while not Report.objects.get().done >= 3:
+            assert time.monotonic() < deadline, "no progress within 3 minutes"
+            time.sleep(0.05)
+        pool.processes[0].terminate()
+        assert pool.processes[0].wait(2 * MINUTE) == 0
+        assert Report.objects.get().status == ReportStatus.READY
+        a_valid_pdf(member_client, Report.objects.get())
+    finally:
+        pool.stop()
