@@ -95,9 +95,11 @@ INSTALLED_APPS = [
     "django_htmx",
     "simple_history",
     "axes",
-    "django_tasks_db",
     "members",
+    # Before django_tasks_db: scoring's db_worker (which also sweeps for reports whose worker
+    # died) stands in for django-tasks-db's own.
     "scoring",
+    "django_tasks_db",
 ]
 # The development tools (benchmarks and the load test, shirakaba/devtools/) are installed only
 # where their dependencies are (requirements-dev.txt, which brings httpx): a production install

@@ -37,6 +37,7 @@ from django.utils import timezone, translation
 
 from members.models import Member
 from scoring.models import (
+    ABANDONED_AFTER,
     HanchanResult,
     Meet,
     Report,
@@ -299,6 +300,21 @@ def take_up(report: Report) -> Report:
             Report.objects.filter(pk=report.pk, task_id="").update(task_id=result.id)
     report.refresh_from_db()
     return report
+
+
+def take_up_abandoned() -> int:
+    """Every report whose maker died, taken up again (``take_up``): what each worker does every
+    ``SWEEP`` seconds, so a report nobody is waiting for (one queued after a finalise) is made
+    too. Returns how many were taken up."""
+    now = timezone.now()
+    abandoned = Report.objects.filter(status=ReportStatus.MAKING).filter(
+        Report.silent_since(now - ABANDONED_AFTER)
+    )
+    taken = 0
+    for report in abandoned:
+        take_up(report)
+        taken += 1
+    return taken
 
 
 def render(spec: Spec, progress: Progress = no_progress, *, share: bool = False) -> Rendered:

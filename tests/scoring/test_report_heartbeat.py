@@ -10,9 +10,11 @@ from datetime import timedelta
 from types import SimpleNamespace
 
 import pytest
+from django.core.management import get_commands
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
+from scoring.management.commands import db_worker
 from scoring.models import ABANDONED_AFTER, Report, ReportPart, ReportStatus
 from scoring.reports import heartbeat, making, parts, weasy
 from scoring.reports.making import Spec, ask
@@ -199,3 +201,33 @@ def test_a_maker_beats_while_it_works_and_stops_when_done(monkeypatch):
     last = ReportPart.objects.get().beat_at
     threading.Event().wait(0.2)
     assert ReportPart.objects.get().beat_at == last
+
+
+def test_a_worker_sweep_takes_up_a_report_nobody_is_waiting_for(queued):
+    """A report queued after a finalise has no page polling it: each worker's sweep
+    (``db_worker``, every ``SWEEP`` seconds) takes it up; a beating one is left alone."""
+    task = taken_by_a_worker(queued, beat=ABANDONED_AFTER + timedelta(seconds=1))
+    assert making.take_up_abandoned() == 1
+    task.refresh_from_db()
+    assert task.status == "READY"
+    assert Report.objects.get().status == ReportStatus.QUEUED
+    assert making.take_up_abandoned() == 0  # queued again, nothing more to take up
+
+
+def test_a_beating_report_is_not_swept(queued):
+    taken_by_a_worker(queued, beat=timedelta(seconds=5))
+    assert making.take_up_abandoned() == 0
+    assert Report.objects.get().status == ReportStatus.MAKING
+
+
+def test_the_sweeper_runs_until_stopped(queued, monkeypatch):
+    assert get_commands()["db_worker"] == "scoring"  # ours stands in for django-tasks-db's
+    swept = threading.Event()
+    monkeypatch.setattr(making, "take_up_abandoned", lambda: swept.set() or 0)
+    stop = threading.Event()
+    sweeper = threading.Thread(target=db_worker.sweep, args=(stop, 0.01))
+    sweeper.start()
+    assert swept.wait(5)
+    stop.set()
+    sweeper.join(5)
+    assert not sweeper.is_alive()

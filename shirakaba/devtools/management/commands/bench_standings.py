@@ -64,7 +64,7 @@ GROUP BY r.member_id, h.level
 """
 
 
-def floor_standings(filters: Filters) -> list[tuple[object, ...]]:
+def floor_standings(filters: Filters) -> list[tuple[Any, ...]]:
     """The floor: ``compute_standings``'s figures by hand-written SQL, ranked the same way
     (by P, then furigana and name; tied P share a position). Plain tuples, no model rows:
     (position, P, best game, furigana, name, the grouped row, big hands by level)."""
@@ -73,7 +73,7 @@ def floor_standings(filters: Filters) -> list[tuple[object, ...]]:
     marks = ", ".join(["%s"] * len(three_ids))
     three = f"(r.rule_set_id IN ({marks}))" if three_ids else "(1 = 0)"
     conditions = [f"r.rule_set_id IN ({', '.join(['%s'] * len(rule_sets))})"]
-    params: list[object] = list(rule_sets)
+    params: list[int | date] = list(rule_sets)
     if filters.period.start is not None:
         conditions.append("r.played_on >= %s")
         params.append(filters.period.start)
@@ -104,7 +104,8 @@ def floor_standings(filters: Filters) -> list[tuple[object, ...]]:
         for row in rows
     ]
     table.sort(key=lambda line: (-line[0], line[2], line[3]))
-    ranked, position = [], 0
+    ranked: list[tuple[Any, ...]] = []
+    position = 0
     for index, line in enumerate(table):
         if not index or table[index - 1][0] != line[0]:
             position = index + 1
