@@ -68,10 +68,15 @@ bench: $(STAMP)
 	  DATABASE_URL=sqlite:///$(CURDIR)/data/bench-reports-$$n.sqlite3 $(PY) manage.py bench_reports --members $$n; \
 	done
 
-# Load test (a measurement): gunicorn + PostgreSQL (LOAD_PG, created when missing), 50 members
-# browsing and an organizer entering games for 60 s; prints throughput, p50/p95/p99, errors.
+# Load test (a measurement): gunicorn on a scratch SQLite file (LOAD_SQLITE), then on a scratch
+# PostgreSQL database (LOAD_PG, created when missing); 50 members browsing and 2 organizers
+# entering games for 60 s; prints a table per kind of page (requests, p50/p95/p99, errors) and
+# the games saved. Fails when a request fails or a save is refused.
+LOAD_SQLITE ?= sqlite:///$(CURDIR)/data/load.sqlite3
 LOAD_PG ?= postgres://postgres@127.0.0.1:5432/shirakaba_load
 load: $(STAMP)
+	DATABASE_URL=$(LOAD_SQLITE) SHIRAKABA_DATA_DIR=$(CURDIR)/data/load $(PY) manage.py migrate -v0
+	DATABASE_URL=$(LOAD_SQLITE) SHIRAKABA_DATA_DIR=$(CURDIR)/data/load $(PY) manage.py loadtest $(ARGS)
 	psql "$(dir $(LOAD_PG))postgres" -tAc "SELECT 1 FROM pg_database WHERE datname = '$(notdir $(LOAD_PG))'" | grep -q 1 || \
 	  psql "$(dir $(LOAD_PG))postgres" -c "CREATE DATABASE $(notdir $(LOAD_PG))"
 	DATABASE_URL=$(LOAD_PG) SHIRAKABA_DATA_DIR=$(CURDIR)/data/load $(PY) manage.py migrate -v0
