@@ -11,6 +11,8 @@ PORT ?= 8000
 
 .PHONY: start test setup lint messages bench load serve
 
+# The server and the workers run under shirakaba.supervise, `exec`ed so that make is its parent:
+# they all end when make ends, however it ends (SIGTERM, Ctrl-C, even SIGKILL).
 # An idle report worker looks for tasks this often (seconds; django-tasks-db's default is 1):
 # a worker helping with a report's parts joins in at most this late.
 WORKER_INTERVAL ?= 0.2
@@ -22,8 +24,9 @@ start: $(STAMP)
 	@echo "  白樺会 score book: http://$(HOST):$(PORT)/   (stop with Ctrl-C)"
 	@echo "  A report worker (manage.py db_worker) runs beside it."
 	@echo
-	$(PY) manage.py db_worker --reload --interval $(WORKER_INTERVAL) & worker=$$!; trap 'kill $$worker 2>/dev/null' EXIT; \
-	  $(PY) manage.py runserver $(HOST):$(PORT)
+	exec $(PY) -m shirakaba.supervise \
+	  "$(PY) manage.py db_worker --reload --interval $(WORKER_INTERVAL)" \
+	  "$(PY) manage.py runserver $(HOST):$(PORT)"
 
 # Production: gunicorn, static files by whitenoise, and REPORT_WORKERS report workers
 # (manage.py db_worker, each making one report at a time); settings from the environment
@@ -34,10 +37,10 @@ serve: $(STAMP)
 	$(PY) manage.py migrate --no-input
 	$(PY) manage.py collectstatic --no-input -v0
 	$(PY) manage.py check --deploy --fail-level WARNING
-	for i in $$(seq $(REPORT_WORKERS)); do $(PY) manage.py db_worker --interval $(WORKER_INTERVAL) & done; \
-	  trap 'kill $$(jobs -p) 2>/dev/null' EXIT; \
-	  $(VENV)/bin/gunicorn shirakaba.wsgi --bind $(HOST):$(PORT) --workers $(WORKERS) \
-	  --worker-class gthread --threads 4 --keep-alive 10 --access-logfile -
+	exec $(PY) -m shirakaba.supervise \
+	  $(foreach n,$(shell seq $(REPORT_WORKERS)),"$(PY) manage.py db_worker --interval $(WORKER_INTERVAL)") \
+	  "$(VENV)/bin/gunicorn shirakaba.wsgi --bind $(HOST):$(PORT) --workers $(WORKERS) \
+	  --worker-class gthread --threads 4 --keep-alive 10 --access-logfile -"
 
 test: $(STAMP) $(AXE)
 	$(VENV)/bin/pytest $(ARGS)
