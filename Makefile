@@ -37,6 +37,8 @@ system-app:
 system-test:
 	$(call install_missing,$(TEST_PACKAGES))
 
+# The server and the workers run under shirakaba.supervise, `exec`ed so that make is its parent:
+# they all end when make ends, however it ends (SIGTERM, Ctrl-C, even SIGKILL).
 # An idle report worker looks for tasks this often (seconds; django-tasks-db's default is 1):
 # a worker helping with a report's parts joins in at most this late.
 WORKER_INTERVAL ?= 0.2
@@ -48,8 +50,9 @@ start: $(STAMP) system-app
 	@echo "  白樺会 score book: http://$(HOST):$(PORT)/   (stop with Ctrl-C)"
 	@echo "  A report worker (manage.py db_worker) runs beside it."
 	@echo
-	$(PY) manage.py db_worker --reload --interval $(WORKER_INTERVAL) & worker=$$!; trap 'kill $$worker 2>/dev/null' EXIT; \
-	  $(PY) manage.py runserver $(HOST):$(PORT)
+	exec $(PY) -m shirakaba.supervise \
+	  "$(PY) manage.py db_worker --reload --interval $(WORKER_INTERVAL)" \
+	  "$(PY) manage.py runserver $(HOST):$(PORT)"
 
 # Production: gunicorn, static files by whitenoise, and REPORT_WORKERS report workers
 # (manage.py db_worker, each making one report at a time); settings from the environment
@@ -60,10 +63,10 @@ serve: $(STAMP)
 	$(PY) manage.py migrate --no-input
 	$(PY) manage.py collectstatic --no-input -v0
 	$(PY) manage.py check --deploy --fail-level WARNING
-	for i in $$(seq $(REPORT_WORKERS)); do $(PY) manage.py db_worker --interval $(WORKER_INTERVAL) & done; \
-	  trap 'kill $$(jobs -p) 2>/dev/null' EXIT; \
-	  $(VENV)/bin/gunicorn shirakaba.wsgi --bind $(HOST):$(PORT) --workers $(WORKERS) \
-	  --worker-class gthread --threads 4 --keep-alive 10 --access-logfile -
+	exec $(PY) -m shirakaba.supervise \
+	  $(foreach n,$(shell seq $(REPORT_WORKERS)),"$(PY) manage.py db_worker --interval $(WORKER_INTERVAL)") \
+	  "$(VENV)/bin/gunicorn shirakaba.wsgi --bind $(HOST):$(PORT) --workers $(WORKERS) \
+	  --worker-class gthread --threads 4 --keep-alive 10 --access-logfile -"
 
 test: $(STAMP) system-test $(AXE)
 	$(VENV)/bin/pytest $(ARGS)
@@ -99,10 +102,15 @@ bench: $(STAMP)
 	  DATABASE_URL=sqlite:///$(CURDIR)/data/bench-reports-$$n.sqlite3 $(PY) manage.py bench_reports --members $$n; \
 	done
 
-# Load test (a measurement): gunicorn + PostgreSQL (LOAD_PG, created when missing), 50 members
-# browsing and an organizer entering games for 60 s; prints throughput, p50/p95/p99, errors.
+# Load test (a measurement): gunicorn on a scratch SQLite file (LOAD_SQLITE), then on a scratch
+# PostgreSQL database (LOAD_PG, created when missing); 50 members browsing and 2 organizers
+# entering games for 60 s; prints a table per kind of page (requests, p50/p95/p99, errors) and
+# the games saved. Fails when a request fails or a save is refused.
+LOAD_SQLITE ?= sqlite:///$(CURDIR)/data/load.sqlite3
 LOAD_PG ?= postgres://postgres@127.0.0.1:5432/shirakaba_load
 load: $(STAMP)
+	DATABASE_URL=$(LOAD_SQLITE) SHIRAKABA_DATA_DIR=$(CURDIR)/data/load $(PY) manage.py migrate -v0
+	DATABASE_URL=$(LOAD_SQLITE) SHIRAKABA_DATA_DIR=$(CURDIR)/data/load $(PY) manage.py loadtest $(ARGS)
 	psql "$(dir $(LOAD_PG))postgres" -tAc "SELECT 1 FROM pg_database WHERE datname = '$(notdir $(LOAD_PG))'" | grep -q 1 || \
 	  psql "$(dir $(LOAD_PG))postgres" -c "CREATE DATABASE $(notdir $(LOAD_PG))"
 	DATABASE_URL=$(LOAD_PG) SHIRAKABA_DATA_DIR=$(CURDIR)/data/load $(PY) manage.py migrate -v0

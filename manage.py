@@ -6,6 +6,11 @@ import sys
 
 
 def main() -> None:
+    # Under `make start`/`make serve` (shirakaba.supervise): end when the parent ends, also
+    # runserver's and db_worker's autoreloader's child, which runs this file again.
+    from shirakaba.supervise import die_with_parent_if_asked
+
+    die_with_parent_if_asked()
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "shirakaba.settings")
     from django.core.management import execute_from_command_line
 

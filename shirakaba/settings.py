@@ -275,10 +275,13 @@ STORAGES = {
 # browser: compressing its 6 MB took collectstatic 20 of its 25 seconds.
 WHITENOISE_SKIP_COMPRESS_EXTENSIONS = [*Compressor.SKIP_COMPRESS_EXTENSIONS, "ttf"]
 
-# Each worker process keeps drawn charts in memory (scoring/reports/charts.py).
+# Drawn charts (scoring/reports/charts.py), kept in files that every process of the server
+# shares: with a cache in each gunicorn worker's memory, a member's chart was drawn again by
+# each worker that served it (issue 26: the chart was the slowest page under load).
 CACHES = {
     "default": {
-        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": DATA_DIR / "cache",
         "OPTIONS": {"MAX_ENTRIES": 2_000},
     }
 }

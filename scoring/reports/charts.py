@@ -46,6 +46,13 @@ STYLE: dict[RcKeyType, Any] = {
 }
 
 
+# How charts are drawn, in the cache's keys: the cache outlives the server (it is in files), and
+# a chart drawn by older code or another matplotlib is not served for new data.
+DRAWING = hashlib.sha256(Path(__file__).read_bytes() + matplotlib.__version__.encode()).hexdigest()[
+    :16
+]
+
+
 class CachedChart:
     """A chart drawing function whose charts are kept in the cache under a digest of
     everything they are drawn from.
@@ -60,7 +67,7 @@ class CachedChart:
         self.__doc__ = draw.__doc__
 
     def key(self, *args: object, **kwargs: object) -> str:
-        recipe = repr((self.draw.__name__, args, sorted(kwargs.items())))
+        recipe = repr((DRAWING, self.draw.__name__, args, sorted(kwargs.items())))
         return "chart:" + hashlib.sha256(recipe.encode()).hexdigest()
 
     def cached(self, *args: object, **kwargs: object) -> bytes | None:
@@ -130,8 +137,16 @@ def draw_cumulative_chart(
         xs = list(range(1, len(cumulative) + 1))
         ys = [float(v) for v in cumulative]  # drawing only: the figures were summed exactly
         axes.axhline(0, color=INK, linewidth=0.8)
-        for x in meet_boundaries(labels):
-            axes.axvline(x, color=GRID, linewidth=0.8)
+        # One collection of lines, not an axvline each: a year's fifty meets took a quarter of
+        # the drawing time in fifty Line2D objects.
+        axes.vlines(
+            meet_boundaries(labels),
+            0,
+            1,
+            transform=axes.get_xaxis_transform(),
+            colors=GRID,
+            linewidth=0.8,
+        )
         axes.plot(xs, ys, color=ACCENT, linewidth=2, marker="o", markersize=3)
         if ys:
             axes.fill_between(xs, ys, 0, where=[y < 0 for y in ys], color=NEGATIVE, alpha=0.12)
