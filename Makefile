@@ -59,7 +59,7 @@ start: $(STAMP) system-app
 # (README, which also shows them as systemd units).
 WORKERS ?= 3
 REPORT_WORKERS ?= 2
-serve: $(STAMP)
+serve: $(STAMP) system-app
 	$(PY) manage.py migrate --no-input
 	$(PY) manage.py collectstatic --no-input -v0
 	$(PY) manage.py check --deploy --fail-level WARNING
