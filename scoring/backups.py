@@ -7,40 +7,70 @@
   inside one REPEATABLE READ transaction, so it is one snapshot however much is written
   meanwhile. The backup is JSON and restores into SQLite or PostgreSQL.
 
+``backup`` checks what it wrote before it replaces anything: the SQLite copy passes SQLite's
+integrity and foreign key checks (a damaged database is refused, not copied), the JSON reads
+back with as many rows of each model as the snapshot held. It writes no sign-in records
+(``NOT_BACKED_UP``).
+
 ``restore`` refuses a database that holds anything a backup would replace, and says what it
 found: users, members, meets, games, rule sets other than the five the migrations make (as
 they made them), club settings, groups other than the two roles, history. Not counted: what
 every migrated database has (content types, permissions) and sign-in records (sessions,
 django-axes' logs and failures, the admin's log).
+
+It checks the file before it touches the database, and refuses it whole, naming the file:
+an SQLite backup must pass the integrity and foreign key checks and hold the tables and
+columns of the migrations it records, all of them this code's; a JSON backup must read whole
+and hold only the models a backup writes. After either, the database holds no sign-in
+records and the two roles have the permissions ``members.roles`` gives them.
 """
 
 from __future__ import annotations
 
 import importlib
 import io
+import json
 import os
 import sqlite3
 import tempfile
+from collections import Counter
+from contextlib import closing
 from pathlib import Path
 
 from django.apps import apps
 from django.contrib.auth.models import Group
 from django.core.management import call_command
-from django.db import connection, models, transaction
+from django.core.serializers.base import DeserializationError
+from django.db import DatabaseError, connection, models, transaction
+from django.db.migrations.loader import MigrationLoader
 from django.test.utils import override_settings
 from django.utils import translation
+from django.utils.translation import gettext as _
 
-from members.roles import MEMBER, ORGANIZER
+from members.roles import MEMBER, ORGANIZER, ensure_groups
 from scoring.models import RuleSet, StandingsGroup
 
 AS_MIGRATED = importlib.import_module("scoring.migrations.0007_read_the_sheets_again").as_migrated
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
-EXCLUDED = ["contenttypes", "auth.permission", "sessions", "admin.logentry"]
+NOT_BACKED_UP = ["contenttypes", "auth.permission", "sessions", "admin.logentry", "axes"]
+"""What a backup leaves out: what ``migrate`` makes in every database (content types,
+permissions), and records of sign-ins (sessions, the admin's log, django-axes' records)."""
+SIGN_IN_RECORDS = ["sessions", "admin.logentry", "axes"]
 
 
 class BackupError(Exception):
     pass
+
+
+def in_labels(model: type[models.Model], labels: list[str]) -> bool:
+    """Whether ``labels`` (apps' labels or models' ``app.model``) name this model."""
+    return model._meta.app_label in labels or model._meta.label_lower in labels
+
+
+def backed_up_models() -> list[type[models.Model]]:
+    """The models a backup writes: every one but ``NOT_BACKED_UP``."""
+    return [m for m in apps.get_models() if not in_labels(m, NOT_BACKED_UP)]
 
 
 def backup(path: Path, fmt: str = "auto") -> str:
@@ -48,7 +78,7 @@ def backup(path: Path, fmt: str = "auto") -> str:
     if fmt == "auto":
         fmt = "sqlite" if connection.vendor == "sqlite" else "json"
     if fmt == "sqlite" and connection.vendor != "sqlite":
-        raise BackupError("An SQLite backup needs an SQLite database; use --format json.")
+        raise BackupError(_("An SQLite backup needs an SQLite database; use --format json."))
     path = path.resolve()
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".backup-")
@@ -56,9 +86,28 @@ def backup(path: Path, fmt: str = "auto") -> str:
     try:
         if fmt == "sqlite":
             _sqlite_backup(Path(str(connection.settings_dict["NAME"])), Path(temporary))
+            with closing(sqlite3.connect(temporary)) as copy:  # one file, no -wal beside it
+                copy.execute("PRAGMA journal_mode = DELETE")
+            problems = sqlite_problems(Path(temporary))
         else:
-            _json_backup(Path(temporary))
+            problems = _json_backup(Path(temporary), path)
+        if problems:
+            raise BackupError(
+                _(
+                    "The database is damaged, so no backup was written (%(file)s is as it "
+                    "was). SQLite's check found: %(problems)s"
+                )
+                % {"file": path, "problems": "; ".join(problems)}
+            )
         os.replace(temporary, path)  # the backup appears whole or not at all
+    except (sqlite3.DatabaseError, DatabaseError) as error:
+        raise BackupError(
+            _(
+                "The database could not be read (it may be damaged), so no backup was written "
+                "(%(file)s is as it was): %(error)s"
+            )
+            % {"file": path, "error": error}
+        ) from error
     finally:
         if os.path.exists(temporary):
             os.unlink(temporary)
@@ -76,26 +125,67 @@ def _sqlite_backup(source: Path, target: Path) -> None:
         src.close()
 
 
-def _json_backup(target: Path) -> None:
+def read_only(path: Path) -> str:
+    """The URI that opens the SQLite file at ``path`` read-only, writing nothing beside it
+    (no -wal or -shm file, even for a file in WAL mode)."""
+    return f"{path.resolve().as_uri()}?mode=ro&immutable=1"
+
+
+def sqlite_problems(path: Path) -> list[str]:
+    """What SQLite's integrity and foreign key checks find in the file at ``path`` (read
+    only); nothing for a sound database. Raises ``sqlite3.DatabaseError`` for a file SQLite
+    cannot read at all."""
+    with closing(sqlite3.connect(read_only(path), uri=True)) as db:
+        found = [str(row[0]) for row in db.execute("PRAGMA integrity_check(20)")]
+        if found != ["ok"]:
+            return found
+        broken = db.execute("PRAGMA foreign_key_check").fetchmany(20)
+        return [
+            f"{table} row {row} refers to a missing {parent}" for table, row, parent, _key in broken
+        ]
+
+
+def _json_backup(target: Path, path: Path) -> list[str]:
+    """Write the JSON backup to ``target``; return what SQLite's check finds wrong with the
+    database (nothing on PostgreSQL). Refuses a backup that does not read back whole, with
+    as many rows of each model as the snapshot held."""
     output = io.StringIO()
     with transaction.atomic():
         if connection.vendor == "postgresql":
             with connection.cursor() as cursor:
                 cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        elif connection.vendor == "sqlite":  # dumpdata can read a damaged file without error
+            with connection.cursor() as cursor:
+                cursor.execute("PRAGMA integrity_check(20)")
+                if (found := [str(row[0]) for row in cursor.fetchall()]) != ["ok"]:
+                    return found
         call_command(
             "dumpdata",
             natural_foreign=True,
             natural_primary=True,
-            exclude=EXCLUDED,
+            exclude=NOT_BACKED_UP,
             indent=None,
             stdout=output,
         )
+        held = Counter(
+            {m._meta.label_lower: m._default_manager.count() for m in backed_up_models()}
+        )
     target.write_text(output.getvalue(), encoding="utf-8")
-
-
-# Tables a restore may replace without losing anything: what migrate makes in every database,
-# and records of sign-ins.
-NOT_DATA = {"contenttypes", "auth.permission", "sessions", "admin.logentry", "axes"}
+    written = Counter(row["model"] for row in json.loads(target.read_text(encoding="utf-8")))
+    if wrong := [
+        _("%(model)s: %(written)d of %(expected)d rows written")
+        % {"model": label, "written": written[label], "expected": held[label]}
+        for label in sorted(set(held) | set(written))
+        if written[label] != held[label]
+    ]:
+        raise BackupError(
+            _(
+                "The backup did not read back whole, so it was not written (%(file)s is as it "
+                "was): %(problems)s"
+            )
+            % {"file": path, "problems": "; ".join(wrong)}
+        )
+    return []
 
 
 def migrated_rule_sets() -> list[tuple[RuleSet, str]]:
@@ -118,7 +208,7 @@ def data_found() -> dict[str, int]:
     in_order = sorted(apps.get_models(), key=lambda m: hasattr(m, "instance_type"))
     for model in in_order:
         meta = model._meta
-        if meta.app_label in NOT_DATA or meta.label_lower in NOT_DATA:
+        if in_labels(model, NOT_BACKED_UP):
             continue
         rows: models.QuerySet[models.Model] = model._base_manager.all()
         if model is Group:
@@ -137,29 +227,162 @@ def data_found() -> dict[str, int]:
 
 
 def restore(path: Path) -> str:
-    """Bring a backup back into this (migrated, empty) database; return the format read."""
+    """Bring a backup back into this (migrated, empty) database; return the format read.
+    The file is checked first, and refused whole (``BackupError``) before anything is
+    written; afterwards the database holds no sign-in records and the roles' permissions
+    are the code's."""
     if not path.is_file():
-        raise BackupError(f"{path}: no such file.")
+        raise BackupError(_("%(file)s: no such file.") % {"file": path})
     if found := data_found():
         listed = ", ".join(f"{count:,} {name}" for name, count in found.items())
         raise BackupError(
-            f"This database already holds data ({listed}); restore only into an empty "
-            "database (created and migrated, nothing added)."
+            _(
+                "This database already holds data (%(found)s); restore only into an empty "
+                "database (created and migrated, nothing added)."
+            )
+            % {"found": listed}
         )
     with path.open("rb") as file:
         head = file.read(len(SQLITE_MAGIC))
     if head == SQLITE_MAGIC:
         if connection.vendor != "sqlite":
-            raise BackupError("This is an SQLite backup; restore it into SQLite.")
+            raise BackupError(_("This is an SQLite backup; restore it into SQLite."))
+        check_sqlite_backup(path)
         connection.close()
         _sqlite_backup(path, Path(str(connection.settings_dict["NAME"])))
         call_command("migrate", verbosity=0)  # a backup from an older version catches up
+        with transaction.atomic():
+            for model in apps.get_models():
+                if in_labels(model, SIGN_IN_RECORDS):
+                    model._base_manager.all().delete()
+            ensure_groups()
         return "sqlite"
+    read_json_backup(path)
     # The backup holds the history rows already; writing new ones while loading would clash.
     # loaddata reads the format from the file name, and a backup may be called anything.
     with tempfile.TemporaryDirectory() as folder:
         fixture = Path(folder) / "backup.json"
         fixture.symlink_to(path.resolve())
-        with transaction.atomic(), override_settings(SIMPLE_HISTORY_ENABLED=False):
-            call_command("loaddata", str(fixture), verbosity=0)
+        try:
+            with transaction.atomic(), override_settings(SIMPLE_HISTORY_ENABLED=False):
+                call_command("loaddata", str(fixture), verbosity=0)
+                ensure_groups()
+        except (DeserializationError, DatabaseError, LookupError, ValueError) as error:
+            said = str(error).replace(f"Problem installing fixture '{fixture}': ", "")
+            raise BackupError(
+                _("%(file)s could not be restored (nothing was saved): %(error)s")
+                % {"file": path, "error": said.replace(str(fixture), str(path))}
+            ) from error
     return "json"
+
+
+def check_sqlite_backup(path: Path) -> None:
+    """Refuse an SQLite backup that is damaged, or whose schema is not one this code's
+    migrations make: migrations this code does not have, or tables or columns missing."""
+    try:
+        if problems := sqlite_problems(path):
+            raise BackupError(
+                _("%(file)s is damaged; nothing was restored. SQLite's check found: %(problems)s")
+                % {"file": path, "problems": "; ".join(problems)}
+            )
+        with closing(sqlite3.connect(read_only(path), uri=True)) as db:
+            tables = {
+                str(name): {str(c[1]) for c in db.execute(f'PRAGMA table_info("{name}")')}
+                for (name,) in db.execute("SELECT name FROM sqlite_schema WHERE type = 'table'")
+            }
+            if "django_migrations" not in tables:
+                raise BackupError(
+                    _(
+                        "%(file)s is not a backup of this app: it has no django_migrations "
+                        "table (the record of its migrations)."
+                    )
+                    % {"file": path}
+                )
+            recorded = set(db.execute("SELECT app, name FROM django_migrations"))
+    except sqlite3.DatabaseError as error:
+        raise BackupError(
+            _("%(file)s is damaged or cut short; nothing was restored (SQLite: %(error)s).")
+            % {"file": path, "error": error}
+        ) from error
+    missing = [
+        f"{table}.{column}" if column else table
+        for table, columns in expected_schema(path, recorded).items()
+        for column in ([None] if table not in tables else sorted(columns - tables[table]))
+    ]
+    if missing:
+        raise BackupError(
+            _(
+                "%(file)s does not hold the tables and columns of the migrations it records; "
+                "nothing was restored. Missing: %(missing)s"
+            )
+            % {"file": path, "missing": ", ".join(missing)}
+        )
+
+
+def expected_schema(path: Path, recorded: set[tuple[str, str]]) -> dict[str, set[str]]:
+    """The tables, with their columns, that these recorded migrations make; refuses
+    migrations this code does not have (a backup of a newer version) or a record with gaps."""
+    graph = MigrationLoader(None, ignore_no_migrations=True).graph
+    unknown = sorted(recorded - set(graph.nodes))
+    if unknown:
+        raise BackupError(
+            _(
+                "%(file)s was made by another version of the app: it records migrations this "
+                "version does not have (%(migrations)s); nothing was restored."
+            )
+            % {"file": path, "migrations": ", ".join(f"{a}.{n}" for a, n in unknown)}
+        )
+    gaps = sorted({n for node in recorded for n in graph.forwards_plan(node)} - recorded)
+    if gaps:
+        raise BackupError(
+            _(
+                "%(file)s records migrations without the ones they need (%(migrations)s); "
+                "nothing was restored."
+            )
+            % {"file": path, "migrations": ", ".join(f"{a}.{n}" for a, n in gaps)}
+        )
+    state = graph.make_state(nodes=sorted(recorded), at_end=True)
+    return {
+        model._meta.db_table: {field.column for field in model._meta.local_concrete_fields}
+        for model in state.apps.get_models(include_auto_created=True)
+        if model._meta.managed and not model._meta.proxy
+    }
+
+
+def read_json_backup(path: Path) -> list[dict[str, object]]:
+    """The rows of a JSON backup, refused (``BackupError``) unless it reads whole and holds
+    only the models a backup writes."""
+    try:
+        rows = json.loads(path.read_bytes().decode("utf-8"))
+    except json.JSONDecodeError as error:
+        raise BackupError(
+            _(
+                "%(file)s is cut short or damaged: the JSON breaks off at line %(line)d, "
+                "column %(column)d (%(reason)s); nothing was restored."
+            )
+            % {"file": path, "line": error.lineno, "column": error.colno, "reason": error.msg}
+        ) from error
+    except UnicodeDecodeError as error:
+        raise BackupError(
+            _("%(file)s is not a backup (neither an SQLite file nor JSON); nothing was restored.")
+            % {"file": path}
+        ) from error
+    if not isinstance(rows, list) or not all(
+        isinstance(row, dict) and isinstance(row.get("model"), str) for row in rows
+    ):
+        raise BackupError(
+            _("%(file)s is not a backup (JSON, but not a list of rows); nothing was restored.")
+            % {"file": path}
+        )
+    allowed = {m._meta.label_lower for m in backed_up_models()}
+    refused = Counter(str(row["model"]) for row in rows if row["model"] not in allowed)
+    if refused:
+        raise BackupError(
+            _(
+                "%(file)s holds rows that no backup holds (%(models)s); it was refused whole, "
+                "nothing was restored. A backup holds none of: sessions, permissions, content "
+                "types, the admin's log, sign-in records; nor models this version does not have."
+            )
+            % {"file": path, "models": ", ".join(f"{n:,} {m}" for m, n in sorted(refused.items()))}
+        )
+    return rows

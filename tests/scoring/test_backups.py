@@ -4,6 +4,7 @@ PostgreSQL; the app runs in separate processes, as in real use."""
 
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -156,7 +157,7 @@ def test_a_backup_taken_while_another_process_writes_holds_every_game(databases,
         text=True,
         timeout=120,
     )
-    assert refused.returncode != 0 and "empty database" in refused.stderr
+    assert refused.returncode != 0 and "空のデータベース" in refused.stderr
 
 
 # --- What restore refuses (issue 15) -----------------------------------------------------
@@ -172,9 +173,12 @@ def backup_file(tmp_path) -> Path:
 
 
 def refusal(path: Path) -> str:
+    """Why restore refused ``path`` (in English)."""
+    from django.utils import translation
+
     from scoring.backups import BackupError, restore
 
-    with pytest.raises(BackupError) as refused:
+    with pytest.raises(BackupError) as refused, translation.override("en"):
         restore(path)
     return str(refused.value)
 
@@ -234,6 +238,390 @@ def test_the_restore_command_says_what_it_found(backup_file, django_user_model):
 
     django_user_model.objects.create_user("kiroku", password="x")
     django_user_model.objects.create_user("kaiin", password="x")
-    with pytest.raises(CommandError, match="2 users"):
+    with pytest.raises(CommandError, match=r"2 users.*空のデータベース"):
         call_command("restore", str(backup_file))
     assert django_user_model.objects.count() == 2
+
+
+# --- What restore and backup check in the file (issue 26) --------------------------------
+# A backup that is damaged, cut short, of another version's schema, or holding rows no backup
+# writes is refused before the database is touched, with a message naming the file. The
+# SQLite format runs only when the suite runs on SQLite (an SQLite backup needs an SQLite
+# database); the JSON format, the one PostgreSQL uses, runs on both.
+
+ON_POSTGRES = os.environ.get("DATABASE_URL", "").startswith("postgres")
+sqlite_only = pytest.mark.skipif(ON_POSTGRES, reason="an SQLite backup needs SQLite")
+
+
+class Scratch:
+    """Scratch databases of the suite's kind, made from a migrated one (a file copy on
+    SQLite, a template on PostgreSQL), dropped at the end."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.base = os.environ["DATABASE_URL"].rsplit("/", 1)[0] if ON_POSTGRES else ""
+        self.names: list[str] = []
+
+    def url(self, name: str) -> str:
+        if not ON_POSTGRES:
+            return f"sqlite:///{self.folder / name}.sqlite3"
+        return f"{self.base}/{name}"
+
+    def create(self, template: str | None = None) -> str:
+        name = f"shirakaba_bk_{uuid.uuid4().hex[:8]}"
+        if ON_POSTGRES:
+            with psycopg.connect(f"{self.base}/postgres", autocommit=True) as admin:
+                like = f' TEMPLATE "{template}"' if template else ""
+                admin.execute(f'CREATE DATABASE "{name}"{like}')
+            self.names.append(name)
+        elif template:
+            source = self.folder / f"{template}.sqlite3"
+            (self.folder / f"{name}.sqlite3").write_bytes(source.read_bytes())
+        return name
+
+    def drop(self) -> None:
+        if self.names:
+            with psycopg.connect(f"{self.base}/postgres", autocommit=True) as admin:
+                for name in self.names:
+                    admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory):
+    """A migrated empty database (to copy as a restore's target), and backups of the demo
+    club (30 games): ``sqlite`` (on SQLite) and ``json``."""
+    folder = tmp_path_factory.mktemp("demo")
+    scratch = Scratch(folder)
+    try:
+        migrated = scratch.create()
+        manage(scratch.url(migrated), folder, "migrate", "-v0")
+        live = scratch.create(template=migrated)
+        manage(scratch.url(live), folder, "load_demo")
+        backups = {"json": folder / "demo.json"}
+        manage(scratch.url(live), folder, "backup", "--format", "json", str(backups["json"]))
+        if not ON_POSTGRES:
+            backups["sqlite"] = folder / "demo.sqlite3"
+            manage(scratch.url(live), folder, "backup", str(backups["sqlite"]))
+        yield {"scratch": scratch, "migrated": migrated, "live": live, "backups": backups}
+    finally:
+        scratch.drop()
+
+
+def attempt(url: str, data_dir: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """Run ``manage.py`` on that database, whatever its exit."""
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=environ(url, data_dir),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def assert_refused(done: subprocess.CompletedProcess[str], path: Path, *words: str) -> None:
+    """Refused with a message (no traceback) that names the file and says ``words``."""
+    assert done.returncode != 0, done.stdout
+    assert "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.startswith("CommandError: "), done.stderr
+    assert str(path) in done.stderr, done.stderr
+    for word in words:
+        assert word in done.stderr, done.stderr
+
+
+def restore_into_fresh(demo, tmp_path, path: Path) -> tuple[subprocess.CompletedProcess, str]:
+    scratch = demo["scratch"]
+    target = scratch.url(scratch.create(template=demo["migrated"]))
+    return attempt(target, tmp_path, "restore", str(path)), target
+
+
+def damage(source: Path, target: Path) -> Path:
+    """A copy of ``source`` with 4 KB in its middle overwritten (on a page's boundary)."""
+    data = bytearray(source.read_bytes())
+    middle = len(data) // 2 // 4096 * 4096
+    data[middle : middle + 4096] = b"\xa5" * 4096
+    target.write_bytes(bytes(data))
+    return target
+
+
+def nothing_restored(url: str, data_dir: Path) -> None:
+    """The database a refused restore was aimed at is still as migrated: no games, no data."""
+    found = run_python(
+        url,
+        data_dir,
+        "import django, json; django.setup()\n"
+        "from scoring.backups import data_found\n"
+        "from scoring.models import Hanchan\n"
+        "print(json.dumps([Hanchan.objects.count(), data_found()]))",
+    )
+    assert json.loads(found) == [0, {}]
+
+
+@pytest.mark.slow
+@sqlite_only
+def test_restore_refuses_a_damaged_sqlite_backup(demo, tmp_path):
+    damaged = damage(demo["backups"]["sqlite"], tmp_path / "monday.bak")
+    done, target = restore_into_fresh(demo, tmp_path, damaged)
+    assert_refused(done, damaged, "損傷")
+    nothing_restored(target, tmp_path)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("fmt", ["sqlite", "json"])
+def test_restore_refuses_a_truncated_backup(demo, tmp_path, fmt):
+    if fmt not in demo["backups"]:
+        pytest.skip("an SQLite backup needs SQLite")
+    whole = demo["backups"][fmt].read_bytes()
+    cut = tmp_path / f"tuesday.{fmt}"
+    cut.write_bytes(whole[: len(whole) // 2])
+    done, target = restore_into_fresh(demo, tmp_path, cut)
+    assert_refused(done, cut, "途中で切れ" if fmt == "json" else "損傷")
+    assert "/tmp/tmp" not in done.stderr  # no temporary file's name
+    nothing_restored(target, tmp_path)
+
+
+def edit_sqlite(path: Path, *statements: str) -> None:
+    import sqlite3
+
+    db = sqlite3.connect(path)
+    try:
+        with db:
+            for statement in statements:
+                db.execute(statement)
+    finally:
+        db.close()
+
+
+@pytest.mark.slow
+@sqlite_only
+@pytest.mark.parametrize(
+    ("edit", "named"),
+    [
+        (
+            "INSERT INTO django_migrations (app, name, applied) "
+            "VALUES ('scoring', '9999_from_the_future', '2031-01-01')",
+            "scoring.9999_from_the_future",
+        ),
+        ("DROP TABLE scoring_bighand", "scoring_bighand"),
+        ("ALTER TABLE members_member DROP COLUMN note", "members_member.note"),
+        ("DROP TABLE django_migrations", "django_migrations"),
+    ],
+)
+def test_restore_refuses_an_sqlite_backup_of_another_schema(demo, tmp_path, edit, named):
+    other = tmp_path / "other.bak"
+    other.write_bytes(demo["backups"]["sqlite"].read_bytes())
+    edit_sqlite(other, "PRAGMA foreign_keys = OFF", edit)
+    done, target = restore_into_fresh(demo, tmp_path, other)
+    assert_refused(done, other, named)
+    nothing_restored(target, tmp_path)
+
+
+@pytest.mark.slow
+@sqlite_only
+def test_restoring_an_sqlite_backup_brings_no_sign_ins_and_sets_the_roles_again(demo, tmp_path):
+    edited = tmp_path / "edited.bak"
+    edited.write_bytes(demo["backups"]["sqlite"].read_bytes())
+    edit_sqlite(
+        edited,
+        "INSERT INTO django_session VALUES ('k' || hex(randomblob(16)), 'x', '2099-01-01')",
+        "INSERT INTO axes_accessattempt (user_agent, ip_address, username, http_accept, "
+        "path_info, attempt_time, get_data, post_data, failures_since_start) "
+        "VALUES ('', '203.0.113.9', 'kiroku', '', '/', '2030-01-01', '', '', 30)",
+        "INSERT INTO auth_group_permissions (group_id, permission_id) "
+        "SELECT g.id, p.id FROM auth_group g, auth_permission p "
+        "WHERE g.name = '会員' AND p.codename = 'change_user'",
+    )
+    done, target = restore_into_fresh(demo, tmp_path, edited)
+    assert done.returncode == 0, done.stderr
+    found = run_python(
+        target,
+        tmp_path,
+        "import django, json; django.setup()\n"
+        "from django.contrib.auth.models import Group\n"
+        "from django.contrib.sessions.models import Session\n"
+        "from axes.models import AccessAttempt\n"
+        "from scoring.models import Hanchan\n"
+        "perms = Group.objects.get(name='会員').permissions.values_list('codename', flat=True)\n"
+        "print(json.dumps([Hanchan.objects.count(), Session.objects.count(),\n"
+        "                  AccessAttempt.objects.count(), sorted(perms)]))",
+    )
+    games, sessions, attempts, perms = json.loads(found)
+    assert (games, sessions, attempts) == (30, 0, 0)
+    assert "change_user" not in perms and perms and all(p.startswith("view_") for p in perms)
+
+
+@pytest.mark.slow
+@sqlite_only
+@pytest.mark.parametrize("fmt", ["sqlite", "json"])
+def test_backup_refuses_a_damaged_database(demo, tmp_path, fmt):
+    scratch = demo["scratch"]
+    broken = scratch.create(template=demo["live"])
+    damage(scratch.folder / f"{broken}.sqlite3", scratch.folder / f"{broken}.sqlite3")
+    target = tmp_path / "wednesday.bak"
+    target.write_bytes(b"last week's good backup")
+    done = attempt(scratch.url(broken), tmp_path, "backup", "--format", fmt, str(target))
+    assert_refused(done, target, "損傷")
+    assert target.read_bytes() == b"last week's good backup"  # left as it was
+    assert [p.name for p in tmp_path.iterdir()] == ["wednesday.bak"]  # no temporary left
+
+
+# JSON restores in this process, on the test database (freshly migrated, so restore takes
+# it): a backup of that same database, edited.
+
+
+@pytest.fixture
+def json_backup(db, tmp_path) -> Path:
+    """What ``backup --format json`` writes of this database (dumpdata as backup() calls it:
+    backup() itself sets REPEATABLE READ, which PostgreSQL allows only outside the test's
+    transaction)."""
+    from django.core.management import call_command
+
+    from scoring.backups import NOT_BACKED_UP
+
+    path = tmp_path / "club.json"
+    with path.open("w", encoding="utf-8") as file:
+        call_command(
+            "dumpdata",
+            natural_foreign=True,
+            natural_primary=True,
+            exclude=NOT_BACKED_UP,
+            stdout=file,
+        )
+    return path
+
+
+def edited(path: Path, *rows: dict, change=None) -> Path:
+    objects = json.loads(path.read_text(encoding="utf-8"))
+    if change:
+        change(objects)
+    path.write_text(json.dumps([*objects, *rows], ensure_ascii=False), encoding="utf-8")
+    return path
+
+
+KIROKU = {"model": "auth.user", "fields": {"username": "kiroku", "password": "!"}}
+NOT_IN_A_BACKUP = {
+    "sessions.session": [
+        {
+            "model": "sessions.session",
+            "pk": "k" * 32,
+            "fields": {"session_data": "x", "expire_date": "2099-01-01T00:00:00Z"},
+        }
+    ],
+    "auth.permission": [
+        {
+            "model": "auth.permission",
+            "fields": {"name": "x", "content_type": ["auth", "user"], "codename": "become_user"},
+        }
+    ],
+    "admin.logentry": [
+        KIROKU,
+        {
+            "model": "admin.logentry",
+            "fields": {
+                "action_time": "2030-01-01T00:00:00Z",
+                "user": ["kiroku"],
+                "object_repr": "x",
+                "action_flag": 1,
+                "change_message": "",
+            },
+        },
+    ],
+    "axes.accessattempt": [
+        {
+            "model": "axes.accessattempt",
+            "fields": {
+                "user_agent": "",
+                "ip_address": "203.0.113.9",
+                "username": "kiroku",
+                "http_accept": "",
+                "path_info": "/",
+                "attempt_time": "2030-01-01T00:00:00Z",
+                "get_data": "",
+                "post_data": "",
+                "failures_since_start": 30,
+            },
+        }
+    ],
+}
+
+
+@pytest.mark.parametrize("label", NOT_IN_A_BACKUP)
+def test_restore_refuses_rows_no_backup_holds(json_backup, label):
+    from django.apps import apps
+    from django.contrib.auth.models import User
+
+    model = apps.get_model(label)
+    before = model._base_manager.count()
+    edited(json_backup, *NOT_IN_A_BACKUP[label])
+    message = refusal(json_backup)
+    assert str(json_backup) in message and label in message
+    assert model._base_manager.count() == before  # nothing of the file was loaded
+    assert not User.objects.exists()
+
+
+def test_restore_sets_the_roles_permissions_again(json_backup):
+    from django.contrib.auth.models import Group, Permission
+
+    from members.roles import MEMBER, ORGANIZER
+    from scoring.backups import restore
+
+    def more_for_members(objects: list[dict]) -> None:
+        (members,) = [
+            o for o in objects if o["model"] == "auth.group" and o["fields"]["name"] == MEMBER
+        ]
+        members["fields"]["permissions"].append(["change_user", "auth", "user"])
+        (organizers,) = [
+            o for o in objects if o["model"] == "auth.group" and o["fields"]["name"] == ORGANIZER
+        ]
+        organizers["fields"]["permissions"] = []
+
+    assert restore(edited(json_backup, change=more_for_members)) == "json"
+    members = set(Group.objects.get(name=MEMBER).permissions.values_list("codename", flat=True))
+    assert members == set(
+        Permission.objects.filter(
+            content_type__app_label__in=["members", "scoring"], codename__startswith="view_"
+        ).values_list("codename", flat=True)
+    )
+    assert "view_hanchan" in members and "change_user" not in members
+    assert Group.objects.get(name=ORGANIZER).permissions.filter(codename="change_hanchan").exists()
+
+
+def test_restore_refuses_a_truncated_json_backup_by_its_name(json_backup):
+    whole = json_backup.read_text(encoding="utf-8")
+    json_backup.write_text(whole[: len(whole) // 2], encoding="utf-8")
+    message = refusal(json_backup)
+    assert str(json_backup) in message and "cut short" in message
+    assert "backup.json" not in message  # the name of no temporary file
+
+
+def test_restore_refuses_a_json_file_that_is_no_backup(tmp_path, db):
+    path = tmp_path / "notes.json"
+    path.write_text('{"games": 30}', encoding="utf-8")
+    message = refusal(path)
+    assert str(path) in message and "not a backup" in message
+
+
+# backup() sets REPEATABLE READ, which PostgreSQL allows only at a transaction's start: outside
+# the test's transaction, so the database is emptied afterwards and brought back as migrated.
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+def test_backup_checks_the_json_it_wrote(tmp_path, monkeypatch):
+    """A JSON backup that does not read back with every row is not written."""
+    from django.core import serializers
+    from django.utils import translation
+
+    from scoring import backups
+
+    original = serializers.serialize
+
+    def losing_the_last(format: str, queryset, **options):
+        return original(format, list(queryset)[:-1], **options)
+
+    monkeypatch.setattr(serializers, "serialize", losing_the_last)
+    path = tmp_path / "club.json"
+    path.write_text("last week's")
+    with translation.override("en"), pytest.raises(backups.BackupError) as refused:
+        backups.backup(path, fmt="json")
+    assert re.search(r"did not read back whole.* \d+ of \d+ rows written", str(refused.value))
+    assert path.read_text() == "last week's" and [p.name for p in tmp_path.iterdir()] == [
+        "club.json"
+    ]
