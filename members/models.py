@@ -1,6 +1,7 @@
 import unicodedata
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import RegexValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -99,3 +100,29 @@ class Member(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def clean(self) -> None:
+        """Refuse a name that another member has already, written with other spaces or widths
+        (山田　勝 beside 山田 勝, ＝1+1 beside =1+1): the game form and the imports could no
+        longer tell the two apart. Kana and letter case still make another name."""
+        super().clean()
+        namesake = self.namesake()
+        if namesake is not None:
+            raise ValidationError(
+                {
+                    "name": ValidationError(
+                        _(
+                            "There is a member called %(name)s already; names that differ "
+                            "only in spaces or full- and half-width letters are one name."
+                        ),
+                        code="namesake",
+                        params={"name": namesake.name},
+                    )
+                }
+            )
+
+    def namesake(self) -> "Member | None":
+        """Another member whose name is this one's once spaces and widths are folded."""
+        key = name_key(self.name)
+        others = Member.objects.exclude(pk=self.pk) if self.pk else Member.objects.all()
+        return next((m for m in others.only("pk", "name") if name_key(m.name) == key), None)

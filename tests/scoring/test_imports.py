@@ -237,6 +237,26 @@ def test_unknown_names_become_members_when_allowed(db):
     assert_settled_as_expected()
 
 
+def test_a_name_written_with_other_spaces_or_widths_is_the_member_already_there(members):
+    """No near-duplicate member comes from an import: 東山　一郎 and ＝1+1 are 東山 一郎 and
+    =1+1, whatever the file's spaces and widths."""
+    Member.objects.filter(name="北村 三郎").update(name="=1+1")
+    rows = [
+        row.replace("東山 一郎", "東山\u3000一郎").replace("北村 三郎", "＝1+1")
+        for row in GOOD_ROWS
+    ]
+    plan = import_results(csv_bytes(rows), create_members=True)
+    assert plan.new_members == []
+    assert Member.objects.count() == 8
+    game = Hanchan.objects.get(table_no=1)
+    assert [r.member.name for r in game.results.order_by("seat")] == [
+        "東山 一郎",
+        "南野 花子",
+        "西川 次郎",
+        "=1+1",
+    ]
+
+
 def test_a_partly_bad_file_saves_nothing_even_when_most_games_are_good(members):
     rows = [*GOOD_ROWS, "2025-04-12,土曜会,1,1,東,東山 一郎,99999,,"]
     with pytest.raises(ImportRefused):
