@@ -13,13 +13,18 @@ furigana_validator = RegexValidator(
 )
 
 
-no_control_characters = RegexValidator(
-    r"[\x00-\x1f\x7f-\x9f]",
-    _("Control characters (such as a tab or an escape) cannot be part of this text."),
-    code="control_character",
-    inverse_match=True,
-)
-"""Names and one-line notes: a control character breaks the Excel reports and the CSV."""
+def no_control_characters(text: str) -> None:
+    """Names and one-line notes: a control character (Unicode category Cc) breaks the Excel
+    reports and the CSV, and an invisible format character (Cf: U+202E and the other
+    text-direction marks, zero-width spaces) makes a name show as another than it is."""
+    if any(unicodedata.category(char) in {"Cc", "Cf"} for char in text):
+        raise ValidationError(
+            _(
+                "Control characters and invisible format characters (such as a tab, an escape "
+                "or a mark that turns the text around) cannot be part of this text."
+            ),
+            code="control_character",
+        )
 
 
 def name_key(text: str) -> str:

@@ -160,3 +160,31 @@ class TestNamesakes:
         assert response.status_code == 200  # the admin shows its form again
         assert "「北村 三郎」という会員がすでにいます。" in response.content.decode()
         assert Member.objects.count() == 4
+
+
+class TestFormatCharacters:
+    """Invisible format characters (Unicode category Cf) are refused like control characters:
+    U+202E turns 「山田 勝」 around on screen while the stored text says otherwise."""
+
+    @pytest.mark.parametrize(
+        "hidden",
+        ["\u202e", "\u202a", "\u2066", "\u200b", "\u200e", "\ufeff", "\u061c", "\U000e0041"],
+    )
+    def test_a_name_with_one_is_refused(self, db, hidden):
+        with pytest.raises(ValidationError) as refused:
+            Member(name=f"山田{hidden}勝", furigana="やまだ").full_clean()
+        assert refused.value.message_dict["name"] == [
+            "制御文字や見えない書式文字（タブ、エスケープ、文字の向きを変える記号など）は"
+            "入力できません。"
+        ]
+
+    def test_the_member_form_refuses_it(self, organizer_client):
+        response = organizer_client.post(
+            "/members/new/", {"name": "山田\u202e勝", "furigana": "やまだ", "is_active": "on"}
+        )
+        assert response.status_code == 400
+        assert not Member.objects.exists()
+
+    @pytest.mark.parametrize("text", ["山田 勝", "ｻﾄｳ", "John O'Neil", "🀄 白", "Ａｂｅ"])
+    def test_ordinary_names_still_pass(self, db, text):
+        Member(name=text, furigana="かな").full_clean()
