@@ -1,6 +1,7 @@
 import unicodedata
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import RegexValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -12,13 +13,18 @@ furigana_validator = RegexValidator(
 )
 
 
-no_control_characters = RegexValidator(
-    r"[\x00-\x1f\x7f-\x9f]",
-    _("Control characters (such as a tab or an escape) cannot be part of this text."),
-    code="control_character",
-    inverse_match=True,
-)
-"""Names and one-line notes: a control character breaks the Excel reports and the CSV."""
+def no_control_characters(text: str) -> None:
+    """Names and one-line notes: a control character (Unicode category Cc) breaks the Excel
+    reports and the CSV, and an invisible format character (Cf: U+202E and the other
+    text-direction marks, zero-width spaces) makes a name show as another than it is."""
+    if any(unicodedata.category(char) in {"Cc", "Cf"} for char in text):
+        raise ValidationError(
+            _(
+                "Control characters and invisible format characters (such as a tab, an escape "
+                "or a mark that turns the text around) cannot be part of this text."
+            ),
+            code="control_character",
+        )
 
 
 def name_key(text: str) -> str:
@@ -99,3 +105,29 @@ class Member(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def clean(self) -> None:
+        """Refuse a name that another member has already, written with other spaces or widths
+        (山田　勝 beside 山田 勝, ＝1+1 beside =1+1): the game form and the imports could no
+        longer tell the two apart. Kana and letter case still make another name."""
+        super().clean()
+        namesake = self.namesake()
+        if namesake is not None:
+            raise ValidationError(
+                {
+                    "name": ValidationError(
+                        _(
+                            "There is a member called %(name)s already; names that differ "
+                            "only in spaces or full- and half-width letters are one name."
+                        ),
+                        code="namesake",
+                        params={"name": namesake.name},
+                    )
+                }
+            )
+
+    def namesake(self) -> "Member | None":
+        """Another member whose name is this one's once spaces and widths are folded."""
+        key = name_key(self.name)
+        others = Member.objects.exclude(pk=self.pk) if self.pk else Member.objects.all()
+        return next((m for m in others.only("pk", "name") if name_key(m.name) == key), None)

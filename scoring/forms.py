@@ -463,7 +463,7 @@ class GameForm(forms.Form):
             note=game.note,
         )
         stored = (same.filter(pk=game.pk) if game.pk else same).first()
-        return stored if stored is not None and stored.holds(self.entries) else None
+        return stored if stored is not None and stored.is_same_game(self.entries) else None
 
     def _place_error(self, error: ValidationError) -> None:
         """Put a seat's error next to that seat's score, the rest at the top."""

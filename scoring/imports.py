@@ -20,8 +20,9 @@ The last three belong to the game: every row of a game gives the same value (or 
 empty). The games CSV (``reports/games_csv.py``) writes exactly this format, so an export
 imports back into an empty score book and exports again byte for byte.
 
-CSV may be UTF-8 (with or without BOM) or Shift_JIS/cp932 as Japanese Excel saves it; an
-XLSX file is read from its first sheet. Nothing is written unless the whole file is right.
+CSV may be UTF-8 (with or without BOM) or Shift_JIS/cp932 as Japanese Excel saves it; a
+sheet Excel saved as 「Unicode テキスト」 (UTF-16 with a BOM, tabs between cells) is read too,
+as is tab-separated text in the other encodings. An XLSX file is read from its first sheet. Nothing is written unless the whole file is right.
 """
 
 from __future__ import annotations

@@ -906,21 +906,21 @@ class Hanchan(SettledRecord):
                 code="stale",
             )
 
-    def holds(self, entries: Sequence[PlayerEntry]) -> bool:
+    def is_same_game(self, entries: Sequence[PlayerEntry]) -> bool:
         """Whether this stored game's results are exactly ``entries`` (the same players in the
-        same seats with the same scores, chombo and big hands)."""
+        same seats with the same scores, chombo and big hands), both read seat by seat."""
         stored = [
             (
-                r.member_id,
                 r.seat,
+                r.member_id,
                 r.score,
                 r.chombo,
                 sorted(r.big_hands.values_list("level", "yakuman_name")),
             )
             for r in self.results.order_by("seat")
         ]
-        given = [(e.member.pk, e.seat, e.score, e.chombo, sorted(e.big_hands)) for e in entries]
-        return stored == sorted(given)
+        given = [(e.seat, e.member.pk, e.score, e.chombo, sorted(e.big_hands)) for e in entries]
+        return stored == sorted(given, key=lambda row: row[0])
 
     def remove(self) -> None:
         """Delete this game (its results and big hands go with it, each into the history)."""

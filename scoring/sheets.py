@@ -67,6 +67,9 @@ CELL_REF = re.compile(r"([A-Z]{1,3})([0-9]{1,7})")
 COLUMN_NUMBERS = {get_column_letter(n): n for n in range(1, MAX_COLUMNS + 1)}
 
 
+UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+
+
 class SheetError(ValueError):
     """The file cannot be read, or crosses a limit; the message says which, for the user."""
 
@@ -81,8 +84,9 @@ def too_large(size: int) -> str:
 def read_sheet(data: bytes, *, max_rows: int = MAX_ROWS) -> list[list[Any]]:
     """The rows with anything in them, the header first, each cut to the header's width.
 
-    CSV in UTF-8 (with or without BOM) or Shift_JIS/cp932, or the first worksheet of an XLSX
-    file. Raises SheetError with a message for the user.
+    CSV in UTF-8 (with or without BOM) or Shift_JIS/cp932, text with tabs between cells in
+    those or in UTF-16 with a BOM (Excel's 「Unicode テキスト」), or the first worksheet of an
+    XLSX file. Raises SheetError with a message for the user.
     """
     if len(data) > MAX_BYTES:
         raise SheetError(too_large(len(data)))
@@ -98,10 +102,12 @@ def read_sheet(data: bytes, *, max_rows: int = MAX_ROWS) -> list[list[Any]]:
                 "as an Excel workbook (.xlsx) without a password, or as CSV."
             )
         )
+    elif data.startswith(UTF16_BOMS):  # Excel's 「Unicode テキスト」 (tabs between cells)
+        _read_csv(_decode_utf16(data), table)
     elif b"\x00" in data[:8192]:
         raise SheetError(_("This is not a CSV or Excel (XLSX) file."))
     else:
-        _read_csv(data, table)
+        _read_csv(decode(data), table)
     return table.rows
 
 
@@ -140,8 +146,12 @@ def _filled(value: Any) -> bool:
 # --- CSV -------------------------------------------------------------------------------
 
 
-def _read_csv(data: bytes, table: _Table) -> None:
-    reader = csv.reader(io.StringIO(decode(data)))
+def _read_csv(text: str, table: _Table) -> None:
+    """Cells between commas, or between tabs when the first line has more tabs than commas
+    (a sheet saved as text: Excel's 「Unicode テキスト」 or 「テキスト（タブ区切り）」)."""
+    first_line = text.lstrip("\r\n").partition("\n")[0]
+    delimiter = "\t" if first_line.count("\t") > first_line.count(",") else ","
+    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
     try:
         for row in reader:
             table.add(reader.line_num, row)
@@ -149,6 +159,16 @@ def _read_csv(data: bytes, table: _Table) -> None:
         raise SheetError(
             _("Line %(line)s of the CSV file cannot be read (%(reason)s).")
             % {"line": reader.line_num, "reason": error}
+        ) from None
+
+
+def _decode_utf16(data: bytes) -> str:
+    """UTF-16 behind its byte-order mark, as Excel saves 「Unicode テキスト」 (little-endian)."""
+    try:
+        return data.decode("utf-16")  # reads the BOM for the byte order and drops it
+    except UnicodeDecodeError:
+        raise SheetError(
+            _("The file's characters cannot be read (use UTF-8 or Shift_JIS).")
         ) from None
 
 

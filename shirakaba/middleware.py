@@ -34,3 +34,21 @@ class ChosenLanguageMiddleware:
         response.headers.setdefault("Content-Language", language)
         patch_vary_headers(response, ["Cookie"])
         return response
+
+
+class PrivateAnswersMiddleware:
+    """Nothing shown to a signed-in person is kept by a browser or a proxy: every answer to
+    one, a page, a fragment or a download (PDF, Excel, CSV, a kept report's file), says
+    ``Cache-Control: private, no-store``, whatever its view said. The club's PCs and tablets
+    are shared, and these answers hold members' records. A visitor's answers (the sign-in
+    page, standings opened to visitors) and the static files (answered by WhiteNoise before
+    this) are left as they are."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if request.user.is_authenticated:
+            response.headers["Cache-Control"] = "private, no-store"
+        return response

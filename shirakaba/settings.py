@@ -116,6 +116,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "shirakaba.middleware.PrivateAnswersMiddleware",
     "django.contrib.auth.middleware.LoginRequiredMiddleware",
     "members.roles.ClubRoleRequiredMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",

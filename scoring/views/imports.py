@@ -39,7 +39,10 @@ SESSION_KEY = "pending_import"
 class ImportForm(forms.Form):
     file = forms.FileField(
         label=gettext_lazy("Record sheet (CSV or Excel)"),
-        help_text=gettext_lazy("CSV in UTF-8 or Shift_JIS, or an XLSX file (its first sheet)."),
+        help_text=gettext_lazy(
+            "CSV in UTF-8 or Shift_JIS, Excel's Unicode text (tab-separated), or an XLSX file "
+            "(its first sheet)."
+        ),
     )
     create_members = forms.BooleanField(
         label=gettext_lazy("Add members for names not in the club yet"), required=False

@@ -260,6 +260,4 @@ def member_chart(request: HttpRequest, pk: int, chart: str) -> HttpResponse:
             labels += [_("3-player 1st"), _("3-player 2nd"), _("3-player 3rd")]
             counts += list(record.places3)
         svg = places_chart(labels, counts, _("Games at each place"))
-    response = HttpResponse(svg, content_type="image/svg+xml")
-    response["Cache-Control"] = "private, max-age=300"
-    return response
+    return HttpResponse(svg, content_type="image/svg+xml")  # not kept: PrivateAnswersMiddleware

@@ -121,6 +121,28 @@ class TestSentTwice:
         assert "すでに入力されています" not in html
         assert game.version == 1
 
+    @pytest.mark.parametrize(
+        "typed",
+        [("ひがし", "みなみ", "にし", "きた"), ("きた", "にし", "みなみ", "ひがし")],
+        ids=["ids-ascending", "ids-descending"],
+    )
+    def test_the_same_game_sent_twice_is_saved_whatever_order_the_players_ids_are_in(
+        self, organizer_client, meet, club_rule, four_members, typed
+    ):
+        """Found after a lost response: with 東南西北 given to members whose ids descend, the
+        resend of a stored game was refused as a conflict (400)."""
+        url = f"/meets/{meet.pk}/games/new/"
+        data = game_post(club_rule, **{f"player_{i}": name for i, name in enumerate(typed)})
+        first = organizer_client.post(url, data)
+        second = organizer_client.post(url, data)
+        assert first.status_code == second.status_code == 302
+        game = Hanchan.objects.get()
+        seated = [r.member_id for r in game.results.order_by("seat")]
+        ids = [m.pk for m in four_members]
+        assert seated == (ids if typed[0] == "ひがし" else ids[::-1])
+        assert first["Location"] == second["Location"] == f"/meets/{meet.pk}/#game-{game.pk}"
+        assert game.version == 1
+
     def test_a_change_sent_twice_is_saved_once(
         self, organizer_client, meet, recorded_game, club_rule
     ):

@@ -49,6 +49,19 @@ def csv_bytes(rows=GOOD_ROWS, header=HEADER, encoding="utf-8", bom=False) -> byt
     return (b"\xef\xbb\xbf" if bom else b"") + text.encode(encoding)
 
 
+def excel_unicode_text(rows=None) -> bytes:
+    """The file Japanese Excel saves as 「Unicode テキスト」: UTF-16 LE behind its BOM (FF FE),
+    cells between tabs, lines ending CR LF; a cell is quoted only when it holds a tab, a
+    quote or a line break. ``rows``: lists of cells, the header first (default: GOOD_ROWS)."""
+    rows = rows or [line.split(",") for line in [HEADER, *GOOD_ROWS]]
+
+    def cell(text):
+        return '"' + text.replace('"', '""') + '"' if any(c in text for c in '\t"\n') else text
+
+    lines = ["\t".join(cell(c) for c in cells) for cells in rows]
+    return b"\xff\xfe" + ("\r\n".join(lines) + "\r\n").encode("utf-16-le")
+
+
 def xlsx_bytes(rows=GOOD_ROWS, header=HEADER) -> bytes:
     book = Workbook()
     sheet = book.active
@@ -104,13 +117,22 @@ def assert_settled_as_expected():
         csv_bytes(bom=True),
         csv_bytes(encoding="cp932"),
         xlsx_bytes(),
+        excel_unicode_text(),
         csv_bytes(header="date,meet,table,round,seat,name,score,chombo,big_hands"),
         csv_bytes(
             [",".join(r.split(",")[i] for i in (5, 6, 4, 0, 1, 2, 3, 7, 8)) for r in GOOD_ROWS],
             header="氏名,持ち点,席,日付,例会,卓,回戦,錯和,満貫以上",
         ),
     ],
-    ids=["utf8", "utf8-bom", "shift_jis", "xlsx", "english-headers", "any-order"],
+    ids=[
+        "utf8",
+        "utf8-bom",
+        "shift_jis",
+        "xlsx",
+        "excel-unicode-text",
+        "english-headers",
+        "any-order",
+    ],
 )
 def test_a_good_file_imports_and_settles(members, data):
     plan = import_results(data)
@@ -120,6 +142,26 @@ def test_a_good_file_imports_and_settles(members, data):
         [],
     )
     assert_settled_as_expected()
+
+
+def test_excel_unicode_text_keeps_commas_and_quotes_inside_its_cells(members):
+    """In a tab-separated file a comma is part of the cell: a note 「東, 南」 and a note with
+    quotes (which Excel writes quoted) come through as they were typed."""
+    notes = ["東, 南"] * 4 + ['「"上がり"」'] * 4
+    rows = [[*HEADER.split(","), "備考"]] + [
+        [*row.split(","), note] for row, note in zip(GOOD_ROWS, notes, strict=True)
+    ]
+    data = excel_unicode_text(rows)
+    assert data[:2] == b"\xff\xfe" and b"\t\x00" in data and b"\r\x00\n\x00" in data
+    import_results(data)
+    assert dict(Hanchan.objects.values_list("table_no", "note")) == {1: "東, 南", 2: '「"上がり"」'}
+    assert_settled_as_expected()
+
+
+def test_a_utf16_file_that_is_not_one_says_so(members):
+    # A BOM and then half a character: no traceback, the encoding message.
+    with pytest.raises(ImportRefused, match="文字"):
+        import_results(b"\xff\xfe" + "日付\t例会".encode("utf-16-le") + b"\x00")
 
 
 def test_the_same_file_twice_is_refused_and_names_the_games(members):
@@ -235,6 +277,26 @@ def test_unknown_names_become_members_when_allowed(db):
     assert sorted(plan.new_members) == sorted(NAMES)
     assert Member.objects.count() == 8
     assert_settled_as_expected()
+
+
+def test_a_name_written_with_other_spaces_or_widths_is_the_member_already_there(members):
+    """No near-duplicate member comes from an import: 東山　一郎 and ＝1+1 are 東山 一郎 and
+    =1+1, whatever the file's spaces and widths."""
+    Member.objects.filter(name="北村 三郎").update(name="=1+1")
+    rows = [
+        row.replace("東山 一郎", "東山\u3000一郎").replace("北村 三郎", "＝1+1")
+        for row in GOOD_ROWS
+    ]
+    plan = import_results(csv_bytes(rows), create_members=True)
+    assert plan.new_members == []
+    assert Member.objects.count() == 8
+    game = Hanchan.objects.get(table_no=1)
+    assert [r.member.name for r in game.results.order_by("seat")] == [
+        "東山 一郎",
+        "南野 花子",
+        "西川 次郎",
+        "=1+1",
+    ]
 
 
 def test_a_partly_bad_file_saves_nothing_even_when_most_games_are_good(members):

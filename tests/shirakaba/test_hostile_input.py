@@ -101,10 +101,14 @@ def test_names_and_notes_refuse_control_characters(organizer_client, club_rule, 
     ]
     plan = plan_import("\n".join(rows).encode(), create_members=True)
     assert any("制御文字" in str(e) for e in plan.errors)
+    turned = "\n".join(rows).replace(ESC, "\u202e")  # a text-direction mark: category Cf
+    plan = plan_import(turned.encode(), create_members=True)
+    assert [e.row for e in plan.errors if "制御文字" in str(e)] == [2]
     meet = Meet.objects.create(date="2025-04-09", kind="wed", rule_set=club_rule)
-    data = game_post(club_rule, four_members, note=f"メモ{ESC}")
-    response = organizer_client.post(f"/meets/{meet.pk}/games/new/", data)
-    assert response.status_code == 400 and not Hanchan.objects.exists()
+    for hidden in (ESC, "\u202e", "\u200b"):
+        data = game_post(club_rule, four_members, note=f"メモ{hidden}")
+        response = organizer_client.post(f"/meets/{meet.pk}/games/new/", data)
+        assert response.status_code == 400 and not Hanchan.objects.exists()
 
 
 def test_an_older_name_with_a_control_character_does_not_stop_the_workbook(club_rule, four_members):

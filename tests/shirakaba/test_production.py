@@ -14,6 +14,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.shirakaba.readme import production_environment
+
 pytestmark = pytest.mark.slow  # runs `make serve`: migrate, collectstatic, gunicorn
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -37,21 +39,22 @@ def database_url(tmp_path) -> str:
 
 @pytest.fixture
 def production_env(tmp_path, db) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST", "DJANGO"))}
-    env.update(
-        {
-            # As in the README.
-            "DATABASE_URL": database_url(tmp_path),
-            "SHIRAKABA_DATA_DIR": str(tmp_path),
-            "SECRET_KEY": "a-long-random-production-key-" + "x7Q#" * 10,
-            "ALLOWED_HOSTS": "127.0.0.1",
-            "HTTPS": "1",
-            "PROXY_COUNT": "1",
-            "MAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
-            "DEBUG": "0",
-        }
-    )
+    """Exactly what the README's example exports, but for where the data lives: the run's
+    own database and a directory of the test's own."""
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("PYTEST", "DJANGO")) and k not in {"DEBUG", "SSL_REDIRECT"}
+    }
+    env.update(production_environment())
+    env.update({"DATABASE_URL": database_url(tmp_path), "SHIRAKABA_DATA_DIR": str(tmp_path)})
     return env
+
+
+@pytest.fixture
+def host(production_env) -> str:
+    """The README's host name: the proxy passes it on to gunicorn in the Host header."""
+    return production_env["ALLOWED_HOSTS"]
 
 
 SERVING: dict[str, subprocess.Popen] = {}  # base URL -> the `make serve` process
@@ -85,14 +88,12 @@ def server(production_env):
         process.wait(timeout=30)
 
 
-def test_make_serve_runs_the_production_configuration(server):
-    https = {"X-Forwarded-Proto": "https", "X-Forwarded-For": "198.51.100.4"}
+def test_make_serve_runs_the_production_configuration(server, host):
+    https = {"Host": host, "X-Forwarded-Proto": "https", "X-Forwarded-For": "198.51.100.4"}
     # Plain http is sent to https.
-    response = httpx.get(server + "/login/")
+    response = httpx.get(server + "/login/", headers={"Host": host})
     assert response.status_code == 301
-    assert (
-        response.headers["location"] == "https://127.0.0.1:" + server.rsplit(":", 1)[1] + "/login/"
-    )
+    assert response.headers["location"] == f"https://{host}/login/"
 
     response = httpx.get(server + "/login/", headers=https)
     assert response.status_code == 200
@@ -125,18 +126,17 @@ def test_make_serve_runs_the_production_configuration(server):
 
 
 def test_behind_the_proxy_sign_in_failures_count_against_the_address_nginx_saw(
-    server, production_env
+    server, production_env, host
 ):
     """nginx appends the address it saw to X-Forwarded-For; whatever the client wrote before
     it is not read (issue 15: behind the proxy every address was None, or the forged one)."""
-    port = server.rsplit(":", 1)[1]
 
     def wrong_password(forwarded_for: str) -> str:
-        headers = {"X-Forwarded-Proto": "https", "X-Forwarded-For": forwarded_for}
+        headers = {"Host": host, "X-Forwarded-Proto": "https", "X-Forwarded-For": forwarded_for}
         page = httpx.get(server + "/login/", headers=headers)
         token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text)[1]
         headers |= {
-            "Origin": f"https://127.0.0.1:{port}",
+            "Origin": f"https://{host}",
             "Cookie": f"csrftoken={page.cookies['csrftoken']}",
         }
         form = {"csrfmiddlewaretoken": token, "username": "proxy-check", "password": "wrong"}
