@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('scoring', '0013_report_part'),
+        ('scoring', '0014_made_by_worker_beat_at'),
     ]
 
     operations = [
