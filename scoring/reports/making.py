@@ -45,7 +45,7 @@ from scoring.models import (
     RuleSet,
     StandingsGroup,
 )
-from scoring.reports import Progress, heartbeat, keep, no_progress, parts
+from scoring.reports import NotKept, Progress, heartbeat, keep, no_progress, parts
 from scoring.standings import Filters, Period, PeriodKind, results_for
 
 logger = logging.getLogger(__name__)
@@ -213,6 +213,13 @@ def is_kept(report: Report) -> bool:
     return report.status == ReportStatus.READY and kept_path(report).exists()
 
 
+def could_not_keep(report: Report) -> bool:
+    """Whether the report failed because its file (or a part's) could not be written: the
+    disk is full or the reports directory cannot be written, which only whoever runs the
+    server can put right."""
+    return report.status == ReportStatus.FAILED and f"{NotKept.__name__}(" in report.error
+
+
 def ask(
     spec: Spec,
     *,
@@ -240,7 +247,10 @@ def ask(
         if not again:
             return report
     if here or (spec.is_small and not through_queue):
-        make(report.pk, progress or no_progress)
+        try:
+            make(report.pk, progress or no_progress)
+        except Exception:  # the row says it failed, and why; the asker is shown so
+            logger.exception("%s could not be made", spec.kind)
     else:
         result = make_report.enqueue(report.pk)
         Report.objects.filter(pk=report.pk, task_id="").update(task_id=result.id)

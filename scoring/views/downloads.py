@@ -18,8 +18,17 @@ from django.views.decorators.vary import vary_on_headers
 from django_htmx.middleware import HtmxDetails
 
 from members.models import Member
+from members.roles import is_organizer
 from scoring.models import Meet, Report, ReportStatus
-from scoring.reports.making import Spec, ask, is_kept, kept_path, take_up
+from scoring.reports.making import (
+    Spec,
+    ask,
+    could_not_keep,
+    is_kept,
+    kept_dir,
+    kept_path,
+    take_up,
+)
 from scoring.standings import Filters
 from scoring.views.standings import filters_from
 
@@ -30,7 +39,14 @@ class HtmxHttpRequest(HttpRequest):
 
 def _progress(request: HttpRequest, report: Report, *, whole: bool = False) -> HttpResponseBase:
     template = "scoring/report.html" + ("" if whole else "#report-progress")
-    return render(request, template, {"report": report, "ready": is_kept(report)})
+    context = {
+        "report": report,
+        "ready": is_kept(report),
+        # The organizer is told why, since someone must free the disk or fix the directory.
+        "cannot_write": could_not_keep(report) and is_organizer(request.user),
+        "reports_dir": kept_dir(),
+    }
+    return render(request, template, context)
 
 
 def _file(report: Report) -> FileResponse:
