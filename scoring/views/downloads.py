@@ -112,7 +112,7 @@ def report(request: HtmxHttpRequest, digest: str) -> HttpResponseBase:
 
 
 @require_POST
-def report_again(request: HttpRequest, digest: str) -> HttpResponseBase:
+def report_again(request: HtmxHttpRequest, digest: str) -> HttpResponseBase:
     """Try a report that could not be made again: asked for anew, as its button did."""
     found = get_object_or_404(Report, digest=digest)
     try:

@@ -65,6 +65,22 @@ def test_a_person_may_have_only_so_many_reports_waiting(
     assert Report.objects.count() == 4
 
 
+def test_trying_a_failed_report_again_counts_as_asking(
+    member_client, bob, recorded_game, queue_only
+):
+    failed = ask(Spec.of("standings.pdf", Filters(period=Period.parse("2025-H1"))), by=bob)
+    Report.objects.filter(pk=failed.pk).update(status=ReportStatus.FAILED)
+    for day in (1, 2):
+        member_client.get(half_year_to(day))
+    again = member_client.post(f"/reports/{failed.digest}/again")
+    assert again.status_code == 302  # the same report, not a new one: not refused
+    # Its data changed since (here: its row no longer has the digest the data gives now), so
+    # trying again asks for a new report, one too many.
+    Report.objects.filter(pk=failed.pk).update(status=ReportStatus.FAILED, digest="f" * 64)
+    refused = member_client.post(f"/reports/{'f' * 64}/again")
+    assert refused.status_code == 429 and FULL in refused.content.decode()
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_flood_of_requests_at_once_is_held_to_the_limit(bob, recorded_game, queue_only):
     """Eight asks of bob's at the same moment, each for a report of its own: two queued."""
