@@ -1082,6 +1082,9 @@ class ReportStatus(models.TextChoices):
     MAKING = "making", _("being made")
     READY = "ready", _("ready")
     FAILED = "failed", _("failed")
+    # A newer report of the same request was asked for before a worker took this one: it is
+    # not made, and its page leads to the newer one (``scoring.reports.making``).
+    REPLACED = "replaced", _("replaced")
 
 
 # A row being made whose maker has not beaten (``beat_at``) for this long is abandoned: its
@@ -1174,6 +1177,11 @@ class Report(MadeByWorker):
     done = models.PositiveIntegerField(default=0)
     total = models.PositiveIntegerField(default=0)
     asked_at = models.DateTimeField()
+    # Who asked for it first (none for those queued by a finalise): how many reports one
+    # person has waiting is limited (``settings.REPORTS_PER_PERSON``).
+    asked_by = models.ForeignKey(
+        "auth.User", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
 
     class Meta:
         verbose_name = _("report file")
@@ -1201,6 +1209,7 @@ class ReportPart(MadeByWorker):
     html = models.TextField()
     charts = models.JSONField(default=dict)
     pages = models.PositiveIntegerField(default=0)
+    size = models.PositiveIntegerField(default=0)  # of its file, in bytes
     used_at = models.DateTimeField()
 
     class Meta:

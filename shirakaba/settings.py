@@ -12,6 +12,9 @@ Environment variables (all optional for local use):
 - ``SHIRAKABA_DATA_DIR``: where the SQLite file, the generated key, collected static files and
   uploads waiting for confirmation live. Default ``data/``.
 - ``SHIRAKABA_REPORTS_DIR``: where made reports are kept. Default ``DATA_DIR/reports``.
+- ``SHIRAKABA_REPORTS_PER_PERSON``: how many reports one person may have waiting at once.
+  Default 3.
+- ``SHIRAKABA_REPORTS_MAX_MB``: the kept reports' files at most this many MB in all. Default 500.
 - ``SESSION_IDLE_MINUTES``: a session ends after this long without a request. Default 120.
 
 Production (see the README's "Run in production"):
@@ -208,6 +211,11 @@ PENDING_IMPORTS_DIR = DATA_DIR / "pending-imports"
 # `manage.py db_worker` (scoring/reports/making.py); the files are kept here by digest.
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 REPORTS_DIR = Path(os.environ.get("SHIRAKABA_REPORTS_DIR", DATA_DIR / "reports"))
+# At most this many reports of one person queued or being made at once (those a finalise
+# queues are no one's), and the kept files at most this big in all (the least recently
+# used go first; files in use stay even beyond it).
+REPORTS_PER_PERSON = int(os.environ.get("SHIRAKABA_REPORTS_PER_PERSON", "3"))
+REPORTS_MAX_BYTES = int(os.environ.get("SHIRAKABA_REPORTS_MAX_MB", "500")) * 1024 * 1024
 
 
 # Behind reverse proxies: trust their X-Forwarded-Proto and X-Forwarded-For headers.

@@ -15,6 +15,13 @@ and a fingerprint of the data (``fingerprint``): the count, ids, points and late
 the games counted, and the latest change of any member, meet, rule set or group (their
 history). A change to any of these makes a new digest, so a kept file is never stale; old
 files are pruned (``prune``).
+
+Limits: one person may have at most ``settings.REPORTS_PER_PERSON`` reports queued or being
+made (``TooManyReports``; the reports a finalise queues are no one's); an organizer's report
+goes ahead of the members' waiting (``ORGANIZER_FIRST``); a report a newer one of the same
+request (``spec_key``) replaced before a worker took it is not made (``REPLACED``: its page
+leads to the newer one, ``current``); the kept files are at most ``settings.REPORTS_MAX_BYTES``
+in all, the least recently used removed first (``prune``).
 """
 
 from __future__ import annotations
@@ -30,22 +37,25 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
-from django.db.models import Count, Max, Sum
+from django.db.models import Count, Max, Min, Sum
 from django.tasks import task
 from django.utils import timezone, translation
 
 from members.models import Member
+from members.roles import is_organizer
 from scoring.models import (
     ABANDONED_AFTER,
     HanchanResult,
     Meet,
     Report,
+    ReportPart,
     ReportStatus,
     RuleSet,
     StandingsGroup,
 )
-from scoring.reports import Progress, heartbeat, keep, no_progress, parts
+from scoring.reports import NotKept, Progress, heartbeat, keep, no_progress, parts
 from scoring.standings import Filters, Period, PeriodKind, results_for
 
 logger = logging.getLogger(__name__)
@@ -63,6 +73,12 @@ REPLACED_AFTER = timedelta(hours=1)
 # A report whose worker died (no heartbeat for ``models.ABANDONED_AFTER``) is queued again;
 # after this many tries it fails (it may be what kills its worker), and can be tried again.
 TRIES = 3
+# The priority of an organizer's report: ahead of the members' waiting (0), behind the parts
+# of a report begun (``parts.HELPING``). It is the organizer who prints at the meet.
+ORGANIZER_FIRST = 5
+# A kept file asked for or made this recently is not pruned to bound the total size (a page
+# is about to fetch it); nor is a part while a report begun before it was used is being made.
+IN_USE = timedelta(minutes=10)
 
 Rendered = tuple[str, str, bytes]
 
@@ -197,6 +213,14 @@ def fingerprint(spec: Spec) -> list[object]:
     return [counted, labels]
 
 
+class TooManyReports(Exception):
+    """The person asking has as many reports queued or being made as they may have."""
+
+    def __init__(self, waiting: list[Report]) -> None:
+        super().__init__(f"{len(waiting)} reports waiting")
+        self.waiting = waiting
+
+
 def digest_of(spec: Spec) -> str:
     return _sha([spec.as_json(), template_version(), fingerprint(spec)])
 
@@ -213,9 +237,17 @@ def is_kept(report: Report) -> bool:
     return report.status == ReportStatus.READY and kept_path(report).exists()
 
 
+def could_not_keep(report: Report) -> bool:
+    """Whether the report failed because its file (or a part's) could not be written: the
+    disk is full or the reports directory cannot be written, which only whoever runs the
+    server can put right."""
+    return report.status == ReportStatus.FAILED and f"{NotKept.__name__}(" in report.error
+
+
 def ask(
     spec: Spec,
     *,
+    by: User | None = None,
     here: bool = False,
     through_queue: bool = False,
     progress: Progress | None = None,
@@ -223,29 +255,94 @@ def ask(
     """The report of ``spec``: kept already, being made, or queued now. It is made at once,
     in this process, when ``here`` is set or it is small (unless ``through_queue``). The
     same report asked for again while it is queued or being made is not queued again: the
-    unique digest is the single flight."""
+    unique digest is the single flight. A new report asked for ``by`` a person who has
+    ``REPORTS_PER_PERSON`` waiting already raises ``TooManyReports``."""
     digest = digest_of(spec)
     now = timezone.now()
     try:
         with transaction.atomic():
+            if by is not None:
+                _within_limit(by, digest)
             report, created = Report.objects.get_or_create(
                 digest=digest,
-                defaults={"spec": spec.as_json(), "spec_key": spec.key, "asked_at": now},
+                defaults={
+                    "spec": spec.as_json(),
+                    "spec_key": spec.key,
+                    "asked_at": now,
+                    "asked_by": by,
+                },
             )
     except IntegrityError:  # asked for at the same moment elsewhere: that one is queued
         report, created = Report.objects.get(digest=digest), False
     if not created:
         Report.objects.filter(pk=report.pk).update(asked_at=now)
-        again = _again(report, now)
+        again = _again(report, now) or _unreplaced(report)
         if not again:
             return report
     if here or (spec.is_small and not through_queue):
-        make(report.pk, progress or no_progress)
+        try:
+            make(report.pk, progress or no_progress)
+        except Exception:  # the row says it failed, and why; the asker is shown so
+            logger.exception("%s could not be made", spec.kind)
     else:
-        result = make_report.enqueue(report.pk)
+        priority = ORGANIZER_FIRST if by is not None and is_organizer(by) else 0
+        result = make_report.using(priority=priority).enqueue(report.pk)
         Report.objects.filter(pk=report.pk, task_id="").update(task_id=result.id)
     report.refresh_from_db()
     return report
+
+
+def _within_limit(by: User, digest: str) -> None:
+    """Raise ``TooManyReports`` when ``by`` has as many reports waiting as they may and this
+    one is new. Inside the transaction that creates it; the person's row is locked first, so
+    two of their requests at once are counted one after the other (SQLite's immediate
+    transactions do that already)."""
+    if Report.objects.filter(digest=digest).exists():
+        return  # asked for already: nothing new is queued
+    User.objects.select_for_update().filter(pk=by.pk).values("pk").first()
+    waiting = Report.objects.filter(
+        asked_by=by, status__in=(ReportStatus.QUEUED, ReportStatus.MAKING)
+    ).order_by("pk")
+    if waiting.count() >= settings.REPORTS_PER_PERSON:
+        raise TooManyReports(list(waiting))
+
+
+def _unreplaced(report: Report) -> bool:
+    """Put a report a newer one had replaced back in the queue: it is asked for again (the
+    data is back as it was), so it is the newest now. True when this caller did so."""
+    replaced = Report.objects.filter(pk=report.pk, status=ReportStatus.REPLACED)
+    return bool(replaced.update(status=ReportStatus.QUEUED, task_id="", step="", done=0, total=0))
+
+
+def _replaced(report_id: int) -> bool:
+    """Mark the queued report ``report_id`` replaced, and so not to be made, when a newer
+    report of the same request (asked for later, not failed) exists. True when it did."""
+    report = Report.objects.filter(pk=report_id, status=ReportStatus.QUEUED).first()
+    if report is None:
+        return False
+    newer = (
+        Report.objects.filter(spec_key=report.spec_key, asked_at__gt=report.asked_at)
+        .exclude(pk=report_id)
+        .exclude(status__in=(ReportStatus.FAILED, ReportStatus.REPLACED))
+    )
+    if not newer.exists():
+        return False
+    queued = Report.objects.filter(pk=report_id, status=ReportStatus.QUEUED)
+    return bool(queued.update(status=ReportStatus.REPLACED, finished_at=timezone.now()))
+
+
+def current(report: Report, by: User | None = None) -> Report:
+    """What a page holding ``report`` shows: the report, or if a newer one replaced it the
+    newest of its request (asked for again, ``by`` whoever looks, if none is left)."""
+    if report.status != ReportStatus.REPLACED:
+        return report
+    newest = (
+        Report.objects.filter(spec_key=report.spec_key)
+        .exclude(status=ReportStatus.REPLACED)
+        .order_by("-asked_at")
+        .first()
+    )
+    return newest or ask(Spec.from_json(report.spec), by=by)
 
 
 def _again(report: Report, now: Any) -> bool:
@@ -360,7 +457,10 @@ def make(report_id: int, progress: Progress = no_progress, *, share: bool = Fals
     ``share`` (in a worker), idle workers make parts of it too.
 
     Only the caller that moves the row from queued to being made makes it, so a report
-    queued twice (a worker and ``export_report``) is made once."""
+    queued twice (a worker and ``export_report``) is made once. A report a newer one of
+    the same request replaced is not made (``_replaced``)."""
+    if _replaced(report_id):
+        return str(ReportStatus.REPLACED)
     claimed = Report.claim(report_id)
     report = Report.objects.get(pk=report_id)
     if not claimed:
@@ -389,7 +489,8 @@ def make_report(report_id: int) -> str:
 def prune(now: Any = None) -> int:
     """Remove kept reports nobody asked for in ``KEEP_FOR``, and those a newer file of the
     same report replaced ``REPLACED_AFTER`` ago; their rows go too; and the parts no report
-    used in ``KEEP_FOR``. Returns how many."""
+    used in ``KEEP_FOR``; then, while the files kept are more than ``REPORTS_MAX_BYTES`` in
+    all, the least recently used (``_bound_size``). Returns how many."""
     now = now or timezone.now()
     removed = 0
     newest: dict[str, Any] = {}
@@ -405,7 +506,50 @@ def prune(now: Any = None) -> int:
             removed += 1
     old = Report.objects.filter(asked_at__lt=now - KEEP_FOR).exclude(status=ReportStatus.MAKING)
     removed += old.delete()[0]
-    return removed + parts.prune(now)
+    removed += parts.prune(now)
+    return removed + _bound_size(now)
+
+
+def _bound_size(now: Any) -> int:
+    """Remove kept reports and parts, the least recently used (asked for, made) first, until
+    their files are at most ``REPORTS_MAX_BYTES`` in all; none in use (``IN_USE``)."""
+    ready_reports = Report.objects.filter(status=ReportStatus.READY)
+    ready_parts = ReportPart.objects.filter(status=ReportStatus.READY)
+    total = sum(
+        rows.aggregate(total=Sum("size"))["total"] or 0 for rows in (ready_reports, ready_parts)
+    )
+    if total <= settings.REPORTS_MAX_BYTES:
+        return 0
+    in_use_since = now - IN_USE
+    begun = Report.objects.filter(status=ReportStatus.MAKING).aggregate(first=Min("started_at"))
+    fields = ("pk", "digest", "size", "finished_at")
+    kept: list[tuple[Any, bool, int, str, int]] = [
+        (max(asked, made or asked), True, pk, digest, size)
+        for pk, digest, size, made, asked in ready_reports.values_list(*fields, "asked_at")
+    ]
+    parts_since = min(in_use_since, begun["first"] or in_use_since)
+    kept += [
+        (max(used, made or used), False, pk, digest, size)
+        for pk, digest, size, made, used in ready_parts.values_list(*fields, "used_at")
+    ]
+    gone_reports: list[int] = []
+    gone_parts: list[int] = []
+    for used, is_report, pk, digest, size in sorted(kept):
+        if total <= settings.REPORTS_MAX_BYTES:
+            break
+        if used >= (in_use_since if is_report else parts_since):
+            continue
+        if is_report:
+            (kept_dir() / digest).unlink(missing_ok=True)
+            gone_reports.append(pk)
+        else:
+            parts.part_path(digest).unlink(missing_ok=True)
+            gone_parts.append(pk)
+        total -= size
+    for model, pks in ((Report, gone_reports), (ReportPart, gone_parts)):
+        for start in range(0, len(pks), parts.BATCH):
+            model.objects.filter(pk__in=pks[start : start + parts.BATCH]).delete()
+    return len(gone_reports) + len(gone_parts)
 
 
 def queue_after_finalise(meet_id: int) -> None:

@@ -146,7 +146,7 @@ def make_part(part_id: int) -> bool:
         ReportPart.failed(part_id, error)
         raise
     # Kept as a file now: what it was made from is given again if it is ever needed again.
-    ReportPart.made(part_id, pages=pages, html="", charts={})
+    ReportPart.made(part_id, pages=pages, size=len(pdf), html="", charts={})
     return True
 
 

@@ -7,10 +7,18 @@ the report's own page, which shows its progress and then the download. From a pa
 the same links answer with that page's progress fragment, swapped in beside the buttons and
 polled every second until the file is ready; the fragment then holds the download link, which
 static/js/downloads.js follows at once.
+
+A person with as many reports waiting as they may have (``making.TooManyReports``) is told so,
+with the way to each of them, instead of a new one being queued. The page of a report a newer
+one replaced leads to the newer one (``making.current``).
 """
 
 from __future__ import annotations
 
+from typing import cast
+
+from django.conf import settings
+from django.contrib.auth.models import User
 from django.http import FileResponse, Http404, HttpRequest, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST, require_safe
@@ -18,8 +26,19 @@ from django.views.decorators.vary import vary_on_headers
 from django_htmx.middleware import HtmxDetails
 
 from members.models import Member
+from members.roles import is_organizer
 from scoring.models import Meet, Report, ReportStatus
-from scoring.reports.making import Spec, ask, is_kept, kept_path, take_up
+from scoring.reports.making import (
+    Spec,
+    TooManyReports,
+    ask,
+    could_not_keep,
+    current,
+    is_kept,
+    kept_dir,
+    kept_path,
+    take_up,
+)
 from scoring.standings import Filters
 from scoring.views.standings import filters_from
 
@@ -30,7 +49,14 @@ class HtmxHttpRequest(HttpRequest):
 
 def _progress(request: HttpRequest, report: Report, *, whole: bool = False) -> HttpResponseBase:
     template = "scoring/report.html" + ("" if whole else "#report-progress")
-    return render(request, template, {"report": report, "ready": is_kept(report)})
+    context = {
+        "report": report,
+        "ready": is_kept(report),
+        # The organizer is told why, since someone must free the disk or fix the directory.
+        "cannot_write": could_not_keep(report) and is_organizer(request.user),
+        "reports_dir": kept_dir(),
+    }
+    return render(request, template, context)
 
 
 def _file(report: Report) -> FileResponse:
@@ -44,10 +70,25 @@ def _file(report: Report) -> FileResponse:
     return response
 
 
+def _asker(request: HttpRequest) -> User:
+    """The person asking: the report views are for signed-in club members only."""
+    return cast(User, request.user)
+
+
+def _too_many(request: HtmxHttpRequest, full: TooManyReports) -> HttpResponseBase:
+    template = "scoring/reports_waiting.html" + ("#reports-waiting" if request.htmx else "")
+    context = {"waiting": full.waiting, "limit": settings.REPORTS_PER_PERSON}
+    return render(request, template, context, status=200 if request.htmx else 429)
+
+
 @vary_on_headers("HX-Request")
 def _answer(request: HtmxHttpRequest, spec: Spec) -> HttpResponseBase:
-    """The file when it is kept (and not asked for by htmx), else its progress."""
-    report = ask(spec)
+    """The file when it is kept (and not asked for by htmx), else its progress; or, when the
+    person has as many reports waiting as they may, that (htmx swaps only a 200)."""
+    try:
+        report = ask(spec, by=_asker(request))
+    except TooManyReports as full:
+        return _too_many(request, full)
     if request.htmx:
         return _progress(request, report)
     if is_kept(report):
@@ -58,16 +99,26 @@ def _answer(request: HtmxHttpRequest, spec: Spec) -> HttpResponseBase:
 @require_safe
 def report(request: HtmxHttpRequest, digest: str) -> HttpResponseBase:
     """A report's progress: the whole page, or (htmx, polling) the fragment alone. A report
+    a newer one replaced leads to the newer one (polling, its fragment polls that one); one
     whose worker died is queued again first (``take_up``)."""
     found = take_up(get_object_or_404(Report, digest=digest))
-    return _progress(request, found, whole=not request.htmx)
+    try:
+        shown = current(found, _asker(request))
+    except TooManyReports as full:
+        return _too_many(request, full)
+    if shown.pk != found.pk and not request.htmx:
+        return redirect(shown)
+    return _progress(request, shown, whole=not request.htmx)
 
 
 @require_POST
-def report_again(request: HttpRequest, digest: str) -> HttpResponseBase:
+def report_again(request: HtmxHttpRequest, digest: str) -> HttpResponseBase:
     """Try a report that could not be made again: asked for anew, as its button did."""
     found = get_object_or_404(Report, digest=digest)
-    return redirect(ask(Spec.from_json(found.spec)))
+    try:
+        return redirect(ask(Spec.from_json(found.spec), by=_asker(request)))
+    except TooManyReports as full:
+        return _too_many(request, full)
 
 
 @require_safe

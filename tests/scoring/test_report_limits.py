@@ -1,0 +1,342 @@
+"""Limits on reports (issue 26): how many one person may have waiting, a report replaced by a
+newer one of the same request not made, the kept files bounded in size; a reports directory
+the server cannot write gives every kind of report the same clear page, and nothing
+half-written."""
+
+import errno
+import resource
+import signal
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from django.tasks import default_task_backend
+from django.utils import timezone
+
+from scoring.models import Meet, Report, ReportPart, ReportStatus
+from scoring.reports import keep, making, parts, pdf
+from scoring.reports.making import Spec, ask, kept_path, prune
+from scoring.standings import Filters, Period
+
+pytestmark = pytest.mark.django_db
+
+DUMMY = {"default": {"BACKEND": "django.tasks.backends.dummy.DummyBackend"}}
+FULL = "作成待ちの帳票が 2 件あります"
+
+
+def half_year_to(day: int) -> str:
+    """A standings PDF of its own for each ``day``: April to September ``day``."""
+    return f"/reports/standings.pdf?period=2025-04-01..2025-09-{day:02d}"
+
+
+@pytest.fixture
+def queue_only(settings):
+    """Reports are queued and not made (no worker), at most two a person."""
+    settings.TASKS = DUMMY
+    settings.REPORTS_PER_PERSON = 2
+    default_task_backend.clear()
+
+
+def test_a_person_may_have_only_so_many_reports_waiting(
+    member_client, organizer_client, bob, recorded_game, queue_only
+):
+    for day in (1, 2):
+        assert member_client.get(half_year_to(day)).status_code == 302  # to its page
+    refused = member_client.get(half_year_to(3))
+    assert refused.status_code == 429
+    page = refused.content.decode()
+    assert FULL in page
+    waiting = Report.objects.filter(asked_by=bob).order_by("pk")
+    assert [r.status for r in waiting] == ["queued", "queued"]
+    for report in waiting:  # the way to the ones waiting
+        assert f'href="/reports/{report.digest}/"' in page
+    assert len(default_task_backend.results) == 2
+    # From a page with htmx: the same message, where the progress would be (htmx swaps a 200).
+    fragment = member_client.get(half_year_to(3), headers={"HX-Request": "true"})
+    assert fragment.status_code == 200 and FULL in fragment.content.decode()
+    # One already waiting, asked for again, is no new report: not refused.
+    assert member_client.get(half_year_to(1)).status_code == 302
+    # Another person is not held back by bob's.
+    assert organizer_client.get(half_year_to(3)).status_code == 302
+    # Once one of bob's is made, bob may ask for another.
+    assert member_client.get(half_year_to(4)).status_code == 429
+    making.make(waiting[0].pk)
+    assert member_client.get(half_year_to(4)).status_code == 302
+    assert Report.objects.count() == 4
+
+
+def test_trying_a_failed_report_again_counts_as_asking(
+    member_client, bob, recorded_game, queue_only
+):
+    failed = ask(Spec.of("standings.pdf", Filters(period=Period.parse("2025-H1"))), by=bob)
+    Report.objects.filter(pk=failed.pk).update(status=ReportStatus.FAILED)
+    for day in (1, 2):
+        member_client.get(half_year_to(day))
+    again = member_client.post(f"/reports/{failed.digest}/again")
+    assert again.status_code == 302  # the same report, not a new one: not refused
+    # Its data changed since (here: its row no longer has the digest the data gives now), so
+    # trying again asks for a new report, one too many.
+    Report.objects.filter(pk=failed.pk).update(status=ReportStatus.FAILED, digest="f" * 64)
+    refused = member_client.post(f"/reports/{'f' * 64}/again")
+    assert refused.status_code == 429 and FULL in refused.content.decode()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_flood_of_requests_at_once_is_held_to_the_limit(bob, recorded_game, queue_only):
+    """Eight asks of bob's at the same moment, each for a report of its own: two queued."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from django.db import connection
+
+    def ask_for(day: int) -> str:
+        try:
+            period = Period.parse(f"2025-04-01..2025-09-{day:02d}")
+            ask(Spec.of("standings.pdf", Filters(period=period)), by=bob)
+            return "queued"
+        except making.TooManyReports:
+            return "refused"
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        answers = sorted(pool.map(ask_for, range(1, 9)))
+    assert answers == ["queued"] * 2 + ["refused"] * 6
+    assert Report.objects.filter(asked_by=bob).count() == 2
+
+
+def test_the_reports_queued_by_a_finalise_are_not_limited(
+    recorded_game, queue_only, settings, django_capture_on_commit_callbacks
+):
+    settings.REPORTS_PER_PERSON = 1
+    with django_capture_on_commit_callbacks(execute=True):
+        Meet.objects.get(pk=recorded_game.meet.pk).finalise()
+    assert Report.objects.filter(asked_by=None, status=ReportStatus.QUEUED).count() == 4
+
+
+def test_an_organizers_report_is_made_before_the_members_waiting(
+    member_client, organizer_client, recorded_game, queue_only
+):
+    member_client.get(half_year_to(1))
+    organizer_client.get(half_year_to(2))
+    member, organizer = default_task_backend.results
+    assert organizer.task.priority > member.task.priority
+    assert organizer.task.priority < parts.HELPING  # parts of a report begun come first
+
+
+@pytest.fixture
+def data_version(monkeypatch):
+    """The data's fingerprint, as a number the test turns: each turn is a save."""
+    version = {"now": 1}
+    monkeypatch.setattr(making, "fingerprint", lambda spec: version["now"])
+    return version
+
+
+class Counting:
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def __call__(self, filters, **kwargs):
+        self.calls += 1
+        return ("half.pdf", "application/pdf", b"%%PDF %d" % self.calls)
+
+
+def test_a_report_a_newer_one_of_the_same_request_replaced_is_not_made(
+    member_client, recorded_game, settings, data_version, monkeypatch
+):
+    settings.TASKS = DUMMY
+    renderer = Counting()
+    monkeypatch.setattr(pdf, "render_standings_pdf", renderer)
+    spec = Spec.of("standings.pdf", Filters(period=Period.parse("2025-H1")))
+    older = ask(spec)
+    data_version["now"] = 2  # a game saved
+    newer = ask(spec)
+    assert newer.digest != older.digest and newer.spec_key == older.spec_key
+    # A worker picks the older one up: it is not made.
+    assert making.make(older.pk) == "replaced"
+    older.refresh_from_db()
+    assert older.status == ReportStatus.REPLACED and renderer.calls == 0
+    # Whoever still holds its page is sent to the newer one; polling, they get its progress.
+    page = member_client.get(f"/reports/{older.digest}/")
+    assert page.status_code == 302 and page["Location"] == f"/reports/{newer.digest}/"
+    polled = member_client.get(f"/reports/{older.digest}/", headers={"HX-Request": "true"})
+    assert f'hx-get="/reports/{newer.digest}/"' in polled.content.decode()
+    file = member_client.get(f"/reports/{older.digest}/file", follow=True)
+    assert file.redirect_chain[-1][0] == f"/reports/{newer.digest}/"
+    # The newer one is made.
+    assert making.make(newer.pk) == "ready" and renderer.calls == 1
+    # Asked for again when the data is back as it was (a save undone): made after all.
+    data_version["now"] = 1
+    again = ask(spec)
+    assert again.pk == older.pk and again.status == ReportStatus.QUEUED
+    assert making.make(older.pk) == "ready" and renderer.calls == 2
+
+
+def test_a_report_asked_for_again_after_a_newer_one_is_made(
+    recorded_game, settings, data_version, monkeypatch
+):
+    """Newer means asked for later: the one asked for last is the one made."""
+    settings.TASKS = DUMMY
+    monkeypatch.setattr(pdf, "render_standings_pdf", Counting())
+    spec = Spec.of("standings.pdf", Filters(period=Period.parse("2025-H1")))
+    first = ask(spec)
+    data_version["now"] = 2
+    second = ask(spec)
+    data_version["now"] = 1
+    assert ask(spec).pk == first.pk  # the data as it was: the first is the newest asked
+    assert making.make(second.pk) == "replaced"
+    assert making.make(first.pk) == "ready"
+
+
+def kept_report(digest: str, size: int, used: timedelta) -> Report:
+    when = timezone.now() - used
+    report = Report.objects.create(
+        digest=digest * 64,
+        spec={},
+        spec_key=digest * 64,
+        status=ReportStatus.READY,
+        size=size,
+        asked_at=when,
+        finished_at=when,
+    )
+    keep(kept_path(report), b"r" * size)
+    return report
+
+
+def kept_part(digest: str, size: int, used: timedelta) -> ReportPart:
+    when = timezone.now() - used
+    part = ReportPart.objects.create(
+        digest=digest * 64,
+        status=ReportStatus.READY,
+        size=size,
+        used_at=when,
+        finished_at=when,
+    )
+    keep(parts.part_path(part.digest), b"p" * size)
+    return part
+
+
+def test_the_kept_files_are_bounded_in_size_the_least_recently_used_going_first(settings, db):
+    settings.REPORTS_MAX_BYTES = 1000
+    kept_report("a", 400, timedelta(days=5))
+    kept_part("b", 300, timedelta(days=4))
+    kept_report("c", 300, timedelta(days=3))
+    kept_part("d", 200, timedelta(days=2))
+    kept_report("e", 250, timedelta(days=1))  # 1,450 bytes in all
+    assert prune() == 2  # a and b: 750 bytes left
+    assert sorted(Report.objects.values_list("digest", flat=True)) == ["c" * 64, "e" * 64]
+    assert list(ReportPart.objects.values_list("digest", flat=True)) == ["d" * 64]
+    files = [p for p in Path(settings.REPORTS_DIR).rglob("*") if p.is_file()]
+    assert sorted(p.stat().st_size for p in files) == [200, 250, 300]
+
+
+def test_files_in_use_are_not_pruned_for_size(settings, db):
+    """Just made, or asked for a moment ago: a page is about to fetch it."""
+    settings.REPORTS_MAX_BYTES = 100
+    kept_report("a", 400, timedelta(days=1))
+    kept_report("b", 300, timedelta(seconds=5))
+    kept_part("c", 300, timedelta(seconds=5))
+    assert prune() == 1
+    assert list(Report.objects.values_list("digest", flat=True)) == ["b" * 64]
+    assert ReportPart.objects.count() == 1
+
+
+def test_a_made_part_knows_its_size(db):
+    part = parts.prepare([parts.Piece(html="<p>one</p>")])[0]
+    parts.make_part(part.pk)
+    part.refresh_from_db()
+    assert part.size == parts.part_path(part.digest).stat().st_size > 0
+
+
+def test_the_migration_measures_the_parts_kept_already(db):
+    import importlib
+
+    from django.apps import apps
+
+    migration = importlib.import_module("scoring.migrations.0015_report_limits")
+    kept = kept_part("a", 300, timedelta(days=1))
+    gone = kept_part("b", 200, timedelta(days=1))
+    parts.part_path(gone.digest).unlink()
+    ReportPart.objects.update(size=0)  # as they were before the migration
+    migration.measure_kept_parts(apps, None)
+    sizes = dict(ReportPart.objects.values_list("digest", "size"))
+    assert sizes == {kept.digest: 300, gone.digest: 0}
+
+
+EVERY_KIND = (
+    "/reports/games.csv?period=2025-H1",
+    "/reports/standings.pdf?period=2025-04",  # a month's: made in the request
+    "/reports/standings.pdf?period=2025-H1",  # the half-year's: made of parts by a worker
+    "/reports/standings.xlsx?period=2025-H1",
+    "/members/{member}/record.pdf?period=2025-H1",
+    "/meets/{meet}/sheet.pdf",
+)
+UNWRITABLE = "サーバーがファイルを書き込めません"
+COULD_NOT = "作成できませんでした"
+
+
+@pytest.fixture
+def unwritable(settings, tmp_path):
+    """A reports directory under a regular file: no one, not even root, can make it."""
+    (tmp_path / "file").write_text("not a directory")
+    settings.REPORTS_DIR = tmp_path / "file" / "reports"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("url", EVERY_KIND)
+@pytest.mark.parametrize("who", ["member", "organizer"])
+def test_an_unwritable_reports_directory_gives_every_report_the_same_clear_page(
+    url, who, member_client, organizer_client, recorded_game, four_members, unwritable
+):
+    client = member_client if who == "member" else organizer_client
+    url = url.format(member=four_members[0].pk, meet=recorded_game.meet.pk)
+    response = client.get(url, follow=True)
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert COULD_NOT in page
+    # The organizer, who can do something about it, is told why; a member is not.
+    assert (UNWRITABLE in page) == (who == "organizer")
+    report = Report.objects.get()
+    assert report.status == ReportStatus.FAILED
+    # From a page with htmx: the same message in the fragment.
+    fragment = client.get(url, headers={"HX-Request": "true"})
+    assert fragment.status_code == 200 and COULD_NOT in fragment.content.decode()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("url", EVERY_KIND)
+def test_a_full_disk_gives_the_organizer_the_same_page_and_leaves_no_half_file(
+    url, organizer_client, recorded_game, four_members, settings, monkeypatch
+):
+    """Each write into the reports directory gets half its bytes onto the disk, then fails
+    as a full disk does (writes elsewhere, such as WeasyPrint's fonts, go through)."""
+    write = Path.write_bytes
+    reports = Path(settings.REPORTS_DIR)
+
+    def half_then_full(self: Path, data: bytes) -> int:
+        if not self.is_relative_to(reports):
+            return write(self, data)
+        write(self, data[: len(data) // 2])
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(Path, "write_bytes", half_then_full)
+    url = url.format(member=four_members[0].pk, meet=recorded_game.meet.pk)
+    page = organizer_client.get(url, follow=True).content.decode()
+    assert COULD_NOT in page and UNWRITABLE in page
+    assert [p for p in Path(settings.REPORTS_DIR).rglob("*") if p.is_file()] == []
+
+
+def test_a_file_the_disk_could_not_hold_is_not_left_half_written(tmp_path):
+    """A real short write: the process may write no more than 1,000 bytes a file, as on a
+    disk that fills up in the middle of a report."""
+    kept = tmp_path / "reports" / "digest"
+    limits = resource.getrlimit(resource.RLIMIT_FSIZE)
+    before = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (1000, limits[1]))
+    try:
+        with pytest.raises(OSError) as raised:
+            keep(kept, b"x" * 5000)
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, limits)
+        signal.signal(signal.SIGXFSZ, before)
+    assert raised.value.errno == errno.EFBIG
+    assert list((tmp_path / "reports").iterdir()) == []
