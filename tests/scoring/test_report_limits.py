@@ -252,7 +252,7 @@ def test_the_migration_measures_the_parts_kept_already(db):
 
     from django.apps import apps
 
-    migration = importlib.import_module("scoring.migrations.0015_report_limits")
+    migration = importlib.import_module("scoring.migrations.0016_report_limits")
     kept = kept_part("a", 300, timedelta(days=1))
     gone = kept_part("b", 200, timedelta(days=1))
     parts.part_path(gone.digest).unlink()

@@ -22,7 +22,7 @@ def measure_kept_parts(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("scoring", "0014_made_by_worker_beat_at"),
+        ("scoring", "0015_text_without_format_characters"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
