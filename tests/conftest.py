@@ -6,6 +6,7 @@ from datetime import date
 import pytest
 from django.contrib.auth.models import Group, User
 from django.test import Client
+from django.utils import translation
 
 from members.models import Member
 from members.roles import MEMBER, ORGANIZER
@@ -22,6 +23,16 @@ def plain_static_storage(settings) -> None:
         **settings.STORAGES,
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
     }
+
+
+@pytest.fixture(autouse=True)
+def default_language(settings):
+    """Each test starts in the site's default language. A request through the test client
+    activates its language in the thread (LocaleMiddleware) and nothing deactivates it, so an
+    English request in one test made the next test's PDF English."""
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture(autouse=True)
