@@ -9,6 +9,7 @@ import threading
 import pytest
 from django.core.exceptions import ValidationError
 from django.db import close_old_connections
+from django.urls import Resolver404, resolve
 from openpyxl import load_workbook
 
 from members.models import Member
@@ -240,3 +241,15 @@ def test_a_choice_that_is_no_row_id_is_refused_not_a_500(organizer_client, club_
     response = organizer_client.post(f"/meets/{meet.pk}/games/new/", {"rule_set": value})
     assert response.status_code == 400
     assert list(Meet.objects.values()) == before
+
+
+# Issue 26 §5: no 500 from any input, on either database. The walk over every URL pattern is
+# tests/shirakaba/test_every_url.py; these are the cases it was found by, kept quick.
+
+
+@pytest.mark.parametrize("part", ["%00", "a%00b", "x", "D" * 64, "d" * 63, "d" * 65, "g" * 64])
+def test_a_report_url_takes_only_a_well_formed_digest(part):
+    for url in (f"/reports/{part}/", f"/reports/{part}/file"):
+        with pytest.raises(Resolver404):
+            resolve(url)
+    assert resolve(f"/reports/{'0a' * 32}/").kwargs == {"digest": "0a" * 32}
