@@ -114,6 +114,9 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Before any view reads the path or the query: a NUL is a 400 (issue 26). After the
+    # user is known: the 400 page shows who is signed in.
+    "shirakaba.middleware.RefuseNulMiddleware",
     "django.contrib.auth.middleware.LoginRequiredMiddleware",
     "members.roles.ClubRoleRequiredMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",

@@ -247,6 +247,27 @@ def test_a_choice_that_is_no_row_id_is_refused_not_a_500(organizer_client, club_
 # tests/shirakaba/test_every_url.py; these are the cases it was found by, kept quick.
 
 
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/reports/%00/",
+        "/reports/%00/file",
+        "/reports/a%00b/",
+        "/standings/?period=%00",
+        "/standings/?%00=1",
+        "/admin/scoring/meet/?kind__exact=%00",
+        "/admin/scoring/hanchan/?meet__kind__exact=%00",
+        "/admin/scoring/bighand/?level__exact=%00",
+    ],
+)
+def test_a_nul_in_the_path_or_the_query_is_a_bad_request(organizer_client, client, url):
+    """PostgreSQL refuses a NUL in text: every such request is refused before any view."""
+    for who in (organizer_client, client):
+        response = who.get(url)
+        assert response.status_code == 400, (url, response.status_code)
+        assert "このページのアドレスは正しくありません" in response.content.decode()
+
+
 @pytest.mark.parametrize("part", ["%00", "a%00b", "x", "D" * 64, "d" * 63, "d" * 65, "g" * 64])
 def test_a_report_url_takes_only_a_well_formed_digest(part):
     for url in (f"/reports/{part}/", f"/reports/{part}/file"):
