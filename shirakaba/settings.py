@@ -84,7 +84,7 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost")
 STANDINGS_PUBLIC = env_bool("STANDINGS_PUBLIC")
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "shirakaba.apps.ClubAdminConfig",  # Django's admin, every ModelAdmin guarded (admin.py)
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
