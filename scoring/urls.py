@@ -1,6 +1,22 @@
-from django.urls import path
+from django.urls import path, register_converter
 
 from scoring.views import downloads, draws, games, hands, imports, meets, rule_sets, standings
+
+
+class DigestConverter:
+    """A report's digest as ``scoring.reports.making`` writes it: SHA-256 in lowercase hex.
+    Anything else is 404 before a query (PostgreSQL refuses a NUL in a text comparison)."""
+
+    regex = "[0-9a-f]{64}"
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value: str) -> str:
+        return value
+
+
+register_converter(DigestConverter, "digest")
 
 app_name = "scoring"
 urlpatterns = [
@@ -32,9 +48,9 @@ urlpatterns = [
     path("reports/standings.pdf", downloads.standings_pdf, name="standings-pdf"),
     path("reports/standings.xlsx", downloads.standings_xlsx, name="standings-xlsx"),
     path("reports/games.csv", downloads.games_csv, name="games-csv"),
-    path("reports/<str:digest>/", downloads.report, name="report"),
-    path("reports/<str:digest>/file", downloads.report_file, name="report-file"),
-    path("reports/<str:digest>/again", downloads.report_again, name="report-again"),
+    path("reports/<digest:digest>/", downloads.report, name="report"),
+    path("reports/<digest:digest>/file", downloads.report_file, name="report-file"),
+    path("reports/<digest:digest>/again", downloads.report_again, name="report-again"),
     path("members/<int:pk>/record.pdf", downloads.member_pdf, name="member-pdf"),
     path("meets/<int:pk>/sheet.pdf", downloads.meet_pdf, name="meet-pdf"),
     path("import/", imports.import_upload, name="import"),

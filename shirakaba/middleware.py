@@ -1,6 +1,7 @@
 from collections.abc import Callable
 
 from django.conf import settings
+from django.core.exceptions import SuspiciousOperation
 from django.http import HttpRequest, HttpResponse
 from django.utils import translation
 from django.utils.cache import patch_vary_headers
@@ -52,3 +53,28 @@ class PrivateAnswersMiddleware:
         if request.user.is_authenticated:
             response.headers["Cache-Control"] = "private, no-store"
         return response
+
+
+class NulCharacter(SuspiciousOperation):
+    """A NUL in the path or the query (logged to ``django.security.NulCharacter``)."""
+
+
+class RefuseNulMiddleware:
+    """A request with a NUL (``%00``) anywhere in its path or query is a bad request (400).
+
+    No page of the club takes one, PostgreSQL refuses a NUL in any text it is given, and a
+    path part or a filter value reaches a query in many places (the admin's filters, a report's
+    digest). Django refuses some requests this way (a bad host, too many fields); raising its
+    SuspiciousOperation gives the same answer: the 400 page, logged as a security event.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if "\x00" in request.path or any(
+            "\x00" in key or any("\x00" in value for value in values)
+            for key, values in request.GET.lists()
+        ):
+            raise NulCharacter("A NUL character in the path or the query.")
+        return self.get_response(request)

@@ -87,7 +87,7 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost")
 STANDINGS_PUBLIC = env_bool("STANDINGS_PUBLIC")
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "shirakaba.apps.ClubAdminConfig",  # Django's admin, every ModelAdmin guarded (admin.py)
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -120,6 +120,9 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "shirakaba.middleware.PrivateAnswersMiddleware",
+    # Before any view reads the path or the query: a NUL is a 400 (issue 26). After the
+    # user is known: the 400 page shows who is signed in.
+    "shirakaba.middleware.RefuseNulMiddleware",
     "django.contrib.auth.middleware.LoginRequiredMiddleware",
     "members.roles.ClubRoleRequiredMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",

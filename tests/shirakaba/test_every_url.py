@@ -4,17 +4,28 @@ not a hand list), for a visitor, a member and an organizer, by GET and by POST:
 - a visitor is sent to sign in from everything but the sign-in pages themselves;
 - a member may read, but every POST of a member's is refused (403 or 405) except the few
   that are a member's own (sign out, language, own password), and the database is unchanged;
-- an organizer reaches every page and every POST without a server error.
+- an organizer reaches every page and every POST without a server error;
+- no hostile value (NUL, integers past 32 and 64 bits, arrays, a long string) in any path part
+  or query parameter gives a server error, to anyone (slow: about 15,000 requests).
 """
 
 import re
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
+from functools import partial
+from typing import Any
+from unittest import mock
+from urllib.parse import quote
 
 import pytest
 from axes.models import AccessAttempt, AccessFailureLog, AccessLog
 from django.apps import apps
+from django.contrib.admin.views.main import ChangeList
+from django.contrib.auth.models import User
 from django.contrib.contenttypes.models import ContentType
+from django.http import HttpResponse, QueryDict
 from django.test import Client
-from django.urls import URLPattern, URLResolver, get_resolver
+from django.urls import URLPattern, URLResolver, get_resolver, resolve
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult, get_date_max
 
@@ -132,7 +143,7 @@ def concrete(route: str, sample) -> str:
             if route.startswith(start):
                 route = re.sub(r"<int:\w+>", str(pk), route, count=1)
         route = route.replace("<slug:chart>", "cumulative")
-        route = route.replace("<str:digest>", sample["report"].digest)
+        route = route.replace("<digest:digest>", sample["report"].digest)
     assert "<" not in route and "^" not in route, f"no sample value for {route}"
     return "/" + route
 
@@ -228,3 +239,139 @@ def test_an_organizer_reaches_every_page_and_every_write(alice, sample):
             response = getattr(organizer, method)(path, JUNK if method == "post" else None)
             assert response.status_code < 500, (method, path, response.status_code)
             assert response.status_code != 403 or path.startswith("/admin/"), (method, path)
+
+
+# Hostile values (issue 26 §5), put in every path part and every query parameter of every
+# pattern: NUL, integers past 32 and 64 bits (either sign), years out of datetime's range,
+# a digit that int() refuses, a long string, and arrays (a parameter given twice).
+HOSTILE: list[str | list[str]] = [
+    "\x00",
+    "a\x00b",
+    "2147483648",
+    "9223372036854775808",
+    "99999999999999999999",
+    "-9223372036854775809",
+    "9999",
+    "1",
+    "-1",
+    "",
+    "²",
+    "x" * 5_000,
+    ["1", "2"],
+    ["\x00", "1"],
+    ["1", "99999999999999999999"],
+]
+# Each page is given the query keys it reads (query_keys) and this one, which none reads.
+UNKNOWN_KEY = "x"
+ROLES = ("visitor", "member", "organizer")
+
+
+@contextmanager
+def keys_read() -> Iterator[set[str]]:
+    """Every query key a request looks up while this is open (QueryDict's getters)."""
+    read: set[str] = set()
+
+    def recording(original: Callable[..., Any]) -> Callable[..., Any]:
+        def method(self: QueryDict, key: str, *args: Any, **kwargs: Any) -> Any:
+            read.add(key)
+            return original(self, key, *args, **kwargs)
+
+        return method
+
+    with ExitStack() as stack:
+        for name in ("get", "__getitem__", "getlist", "__contains__"):
+            original = getattr(QueryDict, name)
+            stack.enter_context(mock.patch.object(QueryDict, name, recording(original)))
+        yield read
+
+
+def query_keys(client: Client, path: str) -> list[str]:
+    """The keys this page reads, found by asking for it once with no query."""
+    with keys_read() as read:
+        response = client.get(path)
+    keys = set(read)
+    changelist = response.context and response.context.get("cl")
+    if isinstance(changelist, ChangeList):
+        keys |= {p for spec in changelist.filter_specs for p in spec.expected_parameters()}
+        if changelist.date_hierarchy:
+            keys |= {f"{changelist.date_hierarchy}__{part}" for part in ("year", "month", "day")}
+    return sorted(keys | {UNKNOWN_KEY})
+
+
+def hostile_paths(path: str, value: str) -> list[str]:
+    """The path with each part the URL pattern captures put as this value in turn."""
+    match = resolve(path)
+    captured = [str(v) for v in (*match.args, *match.captured_kwargs.values())]
+    found, start = [], 0
+    for part in map(partial(quote, safe="/"), captured):
+        at = path.find("/" + part, start) + 1
+        assert at > 0, (path, part)
+        found.append(path[:at] + quote(value, safe="") + path[at + len(part) :])
+        start = at + len(part)
+    return found
+
+
+class Walk:
+    """Requests as one role, counted, with every answer of 500 kept (not raised)."""
+
+    def __init__(self, user: User | None) -> None:
+        self.user = user
+        self.client = Client(raise_request_exception=False)
+        self.sign_in()
+        self.requests = 0
+        self.failures: list[tuple[str, str]] = []  # (the page walked, what was asked and raised)
+
+    def sign_in(self) -> None:
+        if self.user is not None:
+            self.client.force_login(self.user)
+
+    def get(
+        self, path: str, query: dict[str, str | list[str]] | None = None, page: str = ""
+    ) -> HttpResponse:
+        response = self.client.get(path, query)
+        self.requests += 1
+        if response.status_code >= 500:
+            error = response.exc_info[1] if response.exc_info else response.status_code
+            self.failures.append((page or path, f"{path} {query!r:.80} {error!r:.200}"))
+        if path in ("/logout/", "/admin/logout/"):
+            self.sign_in()  # in case a GET ever signs out
+        return response
+
+
+def rejected_early(response: HttpResponse) -> bool:
+    """Refused before every parameter was looked at: each is then tried alone as well."""
+    if response.status_code in (400, 404):
+        return True
+    return response.status_code == 302 and "e=1" in response.get("Location", "")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("role", ROLES)
+def test_no_hostile_value_in_any_path_part_or_query_gives_a_500(
+    role, settings, alice, bob, sample, capsys
+):
+    """Every URL pattern of the project, the admin's too: each captured path part, then each
+    query parameter the page reads, as each hostile value. All the parameters are sent at once;
+    when that is refused early (400, 404, the admin's ?e=1), each is sent alone as well."""
+    # Reports asked for are queued, not made here: the walk asks for hundreds.
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+    organizer = Walk(alice)
+    walk = Walk({"visitor": None, "member": bob, "organizer": alice}[role])
+    paths = every_path(sample)
+    for path in paths:
+        for value in HOSTILE:
+            if isinstance(value, str):
+                for hostile in hostile_paths(path, value):
+                    walk.get(hostile, page=path)
+        keys = query_keys(organizer.client, path)
+        for value in HOSTILE:
+            response = walk.get(path, dict.fromkeys(keys, value))
+            if rejected_early(response) and len(keys) > 1:
+                for key in keys:
+                    walk.get(path, {key: value})
+    with capsys.disabled():
+        print(f"\n{role}: {len(paths)} URLs x {len(HOSTILE)} values: {walk.requests} requests")
+    first: dict[str, str] = {}  # the first failure of each page walked
+    for page, failure in walk.failures:
+        first.setdefault(page, failure)
+    assert not first, f"{len(walk.failures)} answers of 500:\n" + "\n".join(first.values())

@@ -1,0 +1,103 @@
+"""The admin site: Django's, with every ModelAdmin registered on it (ours and the installed
+apps') guarded against two query values that Django 6.1 answers with a server error:
+
+- a date drill-down (``date_hierarchy``) past datetime's range, e.g. ``?date__year=99999999999``
+  or ``?date__year=9999`` (OverflowError, or the year 10000): Django catches only a
+  ValueError around the first date it makes (ticket #37357, fixed after 6.1). The list is
+  sent back with its "invalid filter" flag (``?e=1``), as for any other bad filter;
+- an empty ``?_to_field=`` on a change or delete page: Django looks up a field named ''.
+  Empty means no field given, as it does when the parameter is absent;
+- a history page (django-simple-history's) for an id that is no id, e.g. ``/meet/x/history/``:
+  it queries with the id as given (a ValueError). Such an id is not found (404).
+"""
+
+from typing import Any
+
+from django.contrib import admin
+from django.contrib.admin.options import IncorrectLookupParameters
+from django.contrib.admin.utils import unquote
+from django.contrib.admin.views.main import ChangeList
+from django.core.exceptions import ValidationError
+from django.db.models import Field, Model
+from django.http import Http404, HttpRequest, HttpResponse
+from simple_history.utils import get_history_model_for_model
+
+
+class DateRangeGuard(ChangeList):
+    """A date drill-down out of range is a bad filter, like any other Django refuses."""
+
+    def get_filters(self, request: HttpRequest) -> Any:
+        try:
+            return super().get_filters(request)
+        except (OverflowError, ValueError) as error:
+            raise IncorrectLookupParameters(error) from error
+
+
+GUARDED: dict[type[ChangeList], type[ChangeList]] = {ChangeList: DateRangeGuard}
+
+
+def guarded_changelist(changelist: type[ChangeList]) -> type[ChangeList]:
+    """The admin's changelist class with the guard (made once per class)."""
+    if changelist not in GUARDED:
+        GUARDED[changelist] = type(changelist.__name__, (DateRangeGuard, changelist), {})
+    return GUARDED[changelist]
+
+
+class QueryGuard(admin.ModelAdmin):  # type: ignore[type-arg]
+    """Put before every ModelAdmin registered on the site (ClubAdminSite.register)."""
+
+    def get_changelist(self, request: HttpRequest, **kwargs: Any) -> type[ChangeList]:
+        return guarded_changelist(super().get_changelist(request, **kwargs))
+
+    def get_object(
+        self, request: HttpRequest, object_id: str, from_field: str | None = None
+    ) -> Model | None:
+        return super().get_object(request, object_id, from_field or None)
+
+    def history_view(
+        self, request: HttpRequest, object_id: str, extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        if not is_key(self.opts.pk, object_id):
+            raise Http404
+        response: HttpResponse = super().history_view(request, object_id, extra_context)
+        return response
+
+    def history_form_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        version_id: str,
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        """One old version (routed only for django-simple-history's admins)."""
+        history = get_history_model_for_model(self.model)
+        if not (is_key(self.opts.pk, object_id) and is_key(history._meta.pk, version_id)):
+            raise Http404
+        response: HttpResponse = super().history_form_view(  # type: ignore[misc]
+            request, object_id, version_id, extra_context
+        )
+        return response
+
+
+def is_key(field: "Field[Any, Any]", value: str) -> bool:
+    """Whether the value from a URL can be this key, as Django's ModelAdmin.get_object asks."""
+    try:
+        field.to_python(unquote(value))
+    except (ValidationError, ValueError):
+        return False
+    return True
+
+
+class ClubAdminSite(admin.AdminSite):
+    """``admin.site`` (shirakaba.apps.ClubAdminConfig): registers each ModelAdmin guarded."""
+
+    def register(
+        self,
+        model_or_iterable: Any,
+        admin_class: type[admin.ModelAdmin] | None = None,  # type: ignore[type-arg]
+        **options: Any,
+    ) -> None:
+        base = admin_class or admin.ModelAdmin
+        if not issubclass(base, QueryGuard):
+            base = type(base.__name__, (QueryGuard, base), {"__module__": base.__module__})
+        super().register(model_or_iterable, base, **options)
