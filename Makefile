@@ -56,7 +56,7 @@ start: $(STAMP) system-app
 
 # Production: gunicorn, static files by whitenoise, and REPORT_WORKERS report workers
 # (manage.py db_worker, each making one report at a time); settings from the environment
-# (README, which also shows them as systemd units).
+# (docs/running.md, which also shows them as systemd units).
 WORKERS ?= 3
 REPORT_WORKERS ?= 2
 serve: $(STAMP) system-app

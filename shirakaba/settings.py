@@ -17,7 +17,7 @@ Environment variables (all optional for local use):
 - ``SHIRAKABA_REPORTS_MAX_MB``: the kept reports' files at most this many MB in all. Default 500.
 - ``SESSION_IDLE_MINUTES``: a session ends after this long without a request. Default 120.
 
-Production (see the README's "Run in production"):
+Production (see docs/running.md's "Run in production"):
 
 - ``HTTPS``: ``1`` when the site is served over HTTPS: secure cookies, HSTS and the redirect
   from http. ``SSL_REDIRECT``: ``0`` leaves the redirect to the proxy in front;
@@ -224,7 +224,7 @@ REPORTS_MAX_BYTES = int(os.environ.get("SHIRAKABA_REPORTS_MAX_MB", "500")) * 102
 # Behind reverse proxies: trust their X-Forwarded-Proto and X-Forwarded-For headers.
 PROXY_COUNT = int(os.environ.get("PROXY_COUNT", "0"))
 # The client's address is the PROXY_COUNT-th entry from the right of X-Forwarded-For
-# (members.locks.client_address; django-ipware, which axes would use otherwise, counts the
+# (members.locks.client_address; django-ipware, which axes would use if it were installed, counts the
 # proxies' own addresses into that header, which nginx does not write).
 if PROXY_COUNT:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

@@ -118,7 +118,7 @@ def test_a_whole_meet_day_from_the_draw(page: Page, live_server, organizer):
             assert players == list(table.players)
             assert game.rule_set.players == len(table.players)
             assert sum(r.total_points for r in game.results.all()) == 0
-    # Nobody sat with the same player twice (zero repeats is possible at 13: README).
+    # Nobody sat with the same player twice (zero repeats is possible at 13: docs/meet-day.md).
     met = [
         frozenset(p) for g in games for p in combinations([r.member_id for r in g.results.all()], 2)
     ]

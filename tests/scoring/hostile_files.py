@@ -1,7 +1,7 @@
 """Hostile and malformed record sheets, made on the fly, and a measurement of reading one.
 
 The files are built from the good XLSX of test_imports.py with some of its parts replaced.
-Run as a script to write them into a folder (to measure them by hand, README "Hostile files"):
+Run as a script to write them into a folder (to measure them by hand, docs/security.md, "Hostile files"):
 
     .venv/bin/python -m tests.scoring.hostile_files write DIR [--full-bomb]
 

@@ -438,7 +438,7 @@ def test_a_hostile_file_is_read_within_200_mb(tmp_path, case):
     """In a process of its own, under an address-space limit of what it held before plus
     200 MB: the whole reading (``read_table``) ends with its rows or its message. (Its time is
     a measurement, not a test: ``python -m tests.scoring.hostile_files measure FILE`` prints
-    it, and the README has the figures; 30 s here only catches a reader that never stops.)"""
+    it, and docs/security.md has the figures; 30 s here only catches a reader that never stops.)"""
     import json
     import subprocess
     import sys

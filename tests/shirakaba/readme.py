@@ -1,4 +1,4 @@
-"""The README's "Run in production" example, read from the README itself, so that the tests
+"""The "Run in production" example of docs/running.md, read from that file itself, so that the tests
 of production run with exactly what an operator would copy (and cannot drift from it)."""
 
 import os
@@ -7,19 +7,19 @@ import shlex
 import subprocess
 from pathlib import Path
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+RUNNING = Path(__file__).resolve().parents[2] / "docs" / "running.md"
 
 
 def production_example() -> list[str]:
     """The `export` lines of the first `sh` block under "## Run in production"."""
-    section = README.read_text().split("\n## Run in production\n", 1)[1].split("\n## ", 1)[0]
+    section = RUNNING.read_text().split("\n## Run in production\n", 1)[1].split("\n## ", 1)[0]
     block = re.search(r"```sh\n(.*?)```", section, re.S)
-    assert block, "the README's production section has its sh example"
+    assert block, "docs/running.md's production section has its sh example"
     return [line for line in block[1].splitlines() if line.startswith("export ")]
 
 
 def production_environment() -> dict[str, str]:
-    """The variables the README's production example exports, with the values bash gives them
+    """The variables the production example exports, with the values bash gives them
     (its ``$(…)`` run as written)."""
     exports = production_example()
     names = [

@@ -1,5 +1,5 @@
-"""The README's "Run in production" section, carried out: `make serve` with the environment the
-README gives starts gunicorn behind a (simulated) HTTPS proxy, and the answers carry what
+"""The "Run in production" section of docs/running.md, carried out: `make serve` with the
+environment it gives starts gunicorn behind a (simulated) HTTPS proxy, and the answers carry what
 production needs: the redirect to https, secure cookies, HSTS, the CSP, static files."""
 
 import os
@@ -28,7 +28,7 @@ def free_port() -> int:
 
 def database_url(tmp_path) -> str:
     """The run's own PostgreSQL test database when the suite runs on PostgreSQL (as the
-    README's production does); otherwise a new SQLite file."""
+    docs/running.md's production does); otherwise a new SQLite file."""
     from django.db import connection
 
     if connection.vendor == "postgresql":
@@ -39,7 +39,7 @@ def database_url(tmp_path) -> str:
 
 @pytest.fixture
 def production_env(tmp_path, db) -> dict[str, str]:
-    """Exactly what the README's example exports, but for where the data lives: the run's
+    """Exactly what docs/running.md's example exports, but for where the data lives: the run's
     own database and a directory of the test's own."""
     env = {
         k: v
@@ -53,7 +53,7 @@ def production_env(tmp_path, db) -> dict[str, str]:
 
 @pytest.fixture
 def host(production_env) -> str:
-    """The README's host name: the proxy passes it on to gunicorn in the Host header."""
+    """docs/running.md's host name: the proxy passes it on to gunicorn in the Host header."""
     return production_env["ALLOWED_HOSTS"]
 
 

@@ -45,7 +45,7 @@ def deploy_check(tmp_path, **env) -> subprocess.CompletedProcess[str]:
 
 @pytest.fixture
 def production() -> dict[str, str]:
-    """Exactly what the README's "Run in production" example exports."""
+    """Exactly what docs/running.md's "Run in production" example exports."""
     return production_environment()
 
 
@@ -59,7 +59,7 @@ def test_the_readmes_production_example_passes_check_deploy_with_no_warnings(tmp
 @pytest.mark.slow
 def test_without_a_mail_backend_check_deploy_says_to_set_one(tmp_path, production):
     """The app sends no mail, but Django 6.1 counts the console mailer as development-only
-    (mail.E001): the README's example sets MAIL_BACKEND for that reason."""
+    (mail.E001): docs/running.md's example sets MAIL_BACKEND for that reason."""
     del production["MAIL_BACKEND"]
     result = deploy_check(tmp_path, **production)
     assert result.returncode != 0 and "mail.E001" in result.stderr + result.stdout

@@ -173,7 +173,7 @@ def test_make_start_leaves_nothing_running(running, ending) -> None:
 
 @pytest.mark.parametrize("ending", ENDINGS)
 def test_make_serve_leaves_nothing_running(running, ending) -> None:
-    production = {  # as in the README (and tests/shirakaba/test_production.py)
+    production = {  # as in docs/running.md (and tests/shirakaba/test_production.py)
         "SECRET_KEY": "a-long-random-production-key-" + "x7Q#" * 10,
         "ALLOWED_HOSTS": "127.0.0.1",
         "HTTPS": "1",
