@@ -7,13 +7,11 @@ are always what ``rules.py`` gives for the stored scores; nothing else writes th
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta
+from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
@@ -25,40 +23,26 @@ from django.dispatch import receiver
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 from simple_history.models import HistoricalRecords
 
 from members.models import Member, no_control_characters
 from scoring import rules
 
-
-class Seat(models.IntegerChoices):
-    EAST = 0, "東"
-    SOUTH = 1, "南"
-    WEST = 2, "西"
-    NORTH = 3, "北"
-
-
-SEAT_NAMES: tuple[str, ...] = tuple(str(label) for label in Seat.labels)
-"""東 南 西 北, by seat number: the labels of ``Seat``, the words of the record sheet."""
-
-SEAT_LABELS = (
-    pgettext_lazy("seat", "E"),
-    pgettext_lazy("seat", "S"),
-    pgettext_lazy("seat", "W"),
-    pgettext_lazy("seat", "N"),
-)
-
-
-def seat_label(seat: int) -> str:
-    """A seat as the page's language writes it: 東 南 西 北 in Japanese, E S W N in English."""
-    return str(SEAT_LABELS[seat])
-
-
-class MeetKind(models.TextChoices):
-    WEDNESDAY = "wed", _("Wednesday meet")
-    SATURDAY = "sat", _("Saturday meet")
-    OTHER = "other", _("Other")
+# The club's notation was first written here; its names are still read from here too.
+from scoring.notation import HAND_LABELS_JA as HAND_LABELS_JA
+from scoring.notation import HAND_WORDS as HAND_WORDS
+from scoring.notation import MEET_DATES as MEET_DATES
+from scoring.notation import SCORE_SIGNS as SCORE_SIGNS
+from scoring.notation import SEAT_LABELS as SEAT_LABELS
+from scoring.notation import SEAT_NAMES as SEAT_NAMES
+from scoring.notation import HandLevel as HandLevel
+from scoring.notation import MeetKind as MeetKind
+from scoring.notation import Seat as Seat
+from scoring.notation import format_big_hands as format_big_hands
+from scoring.notation import meet_date
+from scoring.notation import parse_big_hands as parse_big_hands
+from scoring.notation import parse_score as parse_score
+from scoring.notation import seat_label as seat_label
 
 
 class DrawMode(models.TextChoices):
@@ -67,100 +51,6 @@ class DrawMode(models.TextChoices):
 
     THREE_PLAYER_TABLES = "three_player_tables", _("Tables of three (3-player rules)")
     SIT_OUT = "sit_out", _("Sit out in turn (抜け番)")
-
-
-class HandLevel(models.TextChoices):
-    MANGAN = "mangan", _("Mangan")
-    HANEMAN = "haneman", _("Haneman")
-    BAIMAN = "baiman", _("Baiman")
-    SANBAIMAN = "sanbaiman", _("Sanbaiman")
-    YAKUMAN = "yakuman", _("Yakuman")
-
-
-HAND_WORDS = {
-    "満貫": HandLevel.MANGAN,
-    "満": HandLevel.MANGAN,
-    "跳満": HandLevel.HANEMAN,
-    "跳": HandLevel.HANEMAN,
-    "倍満": HandLevel.BAIMAN,
-    "倍": HandLevel.BAIMAN,
-    "三倍満": HandLevel.SANBAIMAN,
-    "三倍": HandLevel.SANBAIMAN,
-    "三": HandLevel.SANBAIMAN,
-    "役満": HandLevel.YAKUMAN,
-    "役": HandLevel.YAKUMAN,
-    **{level.value: level for level in HandLevel},
-}
-HAND_SEPARATORS = re.compile(r"[;；,，、\s]+")
-HAND_WITH_NAME = re.compile(r"^(?P<word>[^()（）]+)(?:[(（](?P<name>[^()（）]*)[)）])?$")
-
-
-HAND_LABELS_JA = {
-    HandLevel.MANGAN: "満貫",
-    HandLevel.HANEMAN: "跳満",
-    HandLevel.BAIMAN: "倍満",
-    HandLevel.SANBAIMAN: "三倍満",
-    HandLevel.YAKUMAN: "役満",
-}
-
-
-def format_big_hands(hands: Sequence[tuple[str, str]]) -> str:
-    """The record-sheet text of big hands: 満貫;役満(国士無双) (what parse_big_hands reads)."""
-    return ";".join(
-        f"{HAND_LABELS_JA[HandLevel(level)]}({name})" if name else HAND_LABELS_JA[HandLevel(level)]
-        for level, name in hands
-    )
-
-
-def parse_big_hands(text: str) -> list[tuple[str, str]]:
-    """Read 満貫;跳満;役満(国士無双) (or short 満 跳 倍 三 役, separated by ; 、 , or spaces).
-
-    Returns (level, yakuman name) pairs; raises ValidationError naming the word not understood.
-    """
-    hands: list[tuple[str, str]] = []
-    for word in HAND_SEPARATORS.split(text.strip()):
-        if not word:
-            continue
-        match = HAND_WITH_NAME.match(word)
-        level = HAND_WORDS.get(match.group("word").strip().lower()) if match else None
-        if match is None or level is None:
-            raise ValidationError(
-                _("%(word)s is not a hand level (満貫, 跳満, 倍満, 三倍満, 役満)."),
-                code="bad_hand",
-                params={"word": word},
-            )
-        name = (match.group("name") or "").strip()
-        no_control_characters(name)
-        if name and level != HandLevel.YAKUMAN:
-            raise ValidationError(_("Only a yakuman carries a name."), code="named_hand")
-        hands.append((level.value, name))
-    return hands
-
-
-SCORE_SIGNS = "-−ー▲"
-"""Minus as the record sheet writes it: -3200, −3200 (U+2212), ー3200 (the long-vowel mark, as a
-Japanese keyboard types it), ▲3,200 (the accountant's triangle)."""
-
-
-def parse_score(text: str) -> int:
-    """Read a score as the organizer or a record sheet writes it: 32600, 32,600, ３２６００,
-    ▲3,200, −3200, ー3200, +2,000. The one reader of score notation (game form and import).
-
-    Raises ValidationError (code ``bad_score``) for anything else.
-    """
-    folded = unicodedata.normalize("NFKC", text).strip().replace(",", "").replace(" ", "")
-    sign = 1
-    if folded[:1] in SCORE_SIGNS:
-        sign, folded = -1, folded[1:]
-    elif folded[:1] == "+":
-        folded = folded[1:]
-    if not re.fullmatch(r"\d{1,9}", folded):
-        raise ValidationError(
-            _("Type the score as a number (%(value)s given)."),
-            code="bad_score",
-            params={"value": text.strip()},
-        )
-    return sign * int(folded)
 
 
 # Messages for rules.InvalidGame codes. Figures are formatted before they go in.
@@ -485,10 +375,6 @@ def _refuse_outside_settlement() -> None:
         )
 
 
-MEET_DATES = (date(1990, 1, 1), date(2099, 12, 31))
-"""The days a meet may have: a meet dated in 9999 would break every period after it."""
-
-
 class Meet(models.Model):
     """A meet (例会): one day's play, usually three rounds at several tables."""
 
@@ -539,8 +425,6 @@ class Meet(models.Model):
         ]
 
     def __str__(self) -> str:
-        from scoring.templatetags.scoring_tags import meet_date  # the one date format
-
         return f"{meet_date(self.date)} {self.get_kind_display()}"
 
     FROZEN_FIELDS = ("date", "kind", "rule_set_id", "note", "draw_mode")
