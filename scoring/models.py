@@ -43,6 +43,7 @@ from scoring.notation import meet_date
 from scoring.notation import parse_big_hands as parse_big_hands
 from scoring.notation import parse_score as parse_score
 from scoring.notation import seat_label as seat_label
+from scoring.signals import meet_finalised
 
 
 class DrawMode(models.TextChoices):
@@ -473,7 +474,11 @@ class Meet(models.Model):
             self.is_final = True
             self._change_reason = "確定"
             self.save()
-            transaction.on_commit(lambda: queue_reports_of(self.pk), robust=True)
+            # The reports react (ScoringConfig.ready connects them); a failure there is
+            # logged and leaves the meet finalised.
+            transaction.on_commit(
+                lambda: meet_finalised.send(sender=Meet, meet_id=self.pk), robust=True
+            )
 
     def reopen(self, reason: str) -> None:
         """確定解除, with the reason written into the history."""
@@ -951,14 +956,6 @@ class BigHand(SettledRecord):
     def __str__(self) -> str:
         label = self.get_level_display()
         return f"{label}({self.yakuman_name})" if self.yakuman_name else str(label)
-
-
-def queue_reports_of(meet_id: int) -> None:
-    """A finalised meet's month and half-year reports are queued, ready before anyone asks
-    (``scoring.reports.making.queue_after_finalise``)."""
-    from scoring.reports.making import queue_after_finalise
-
-    queue_after_finalise(meet_id)
 
 
 class ReportStatus(models.TextChoices):

@@ -552,9 +552,10 @@ def _bound_size(now: Any) -> int:
     return len(gone_reports) + len(gone_parts)
 
 
-def queue_after_finalise(meet_id: int) -> None:
+def queue_after_finalise(meet_id: int, **signal: object) -> None:
     """Ready before anyone asks: a finalised meet's month and half-year reports (the PDF and
-    the Excel of the club's standings) are queued."""
+    the Excel of the club's standings) are queued. The receiver of ``signals.meet_finalised``
+    (connected in ``ScoringConfig.ready``)."""
     meet = Meet.objects.get(pk=meet_id)
     with translation.override(settings.LANGUAGE_CODE):
         for period in (
