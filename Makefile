@@ -76,10 +76,12 @@ test: $(STAMP) system-test $(AXE)
 quick: $(STAMP)
 	$(VENV)/bin/pytest -m 'not slow and not browser' $(ARGS)
 
+# lint-imports: the import drawing's contracts in pyproject.toml (one way down, no circle).
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports --no-cache
 
 setup: $(STAMP) system-test $(AXE)
 

@@ -8,12 +8,10 @@ class MembersConfig(AppConfig):
     verbose_name = _("Members")
 
     def ready(self) -> None:
+        # Imported here, as Django asks of an app's ready(): roles.py imports the auth models,
+        # which are loaded only now (not to dodge a circle).
+        from members.roles import ensure_groups_after_migrate
+
         # Every app's permissions are made by its own post_migrate signal, so the groups are
         # (re)filled after each one; the last signal leaves them complete. Idempotent.
         post_migrate.connect(ensure_groups_after_migrate, dispatch_uid="members.ensure_groups")
-
-
-def ensure_groups_after_migrate(**kwargs: object) -> None:
-    from members.roles import ensure_groups
-
-    ensure_groups(using=str(kwargs.get("using", "default")))

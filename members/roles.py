@@ -27,6 +27,11 @@ def ensure_groups(using: str = "default") -> None:
     member.permissions.set(perms.filter(codename__startswith="view_"))
 
 
+def ensure_groups_after_migrate(**kwargs: object) -> None:
+    """``post_migrate``'s receiver (connected in ``MembersConfig.ready``)."""
+    ensure_groups(using=str(kwargs.get("using", "default")))
+
+
 def club_roles(user: AbstractBaseUser | AnonymousUser) -> frozenset[str]:
     """The club roles a user holds (a superuser holds both), read once per request's user."""
     if not user.is_authenticated:

@@ -13,12 +13,11 @@ from django.utils.translation import gettext_lazy as _
 
 from members.models import Member, no_control_characters
 from scoring import rules
-from scoring.models import (
+from scoring.models import Hanchan, Meet, PlayerEntry, RuleSet
+from scoring.notation import (
     MEET_DATES,
-    Hanchan,
-    Meet,
-    PlayerEntry,
-    RuleSet,
+    MEET_WEEKDAYS,
+    MeetKind,
     Seat,
     format_big_hands,
     parse_big_hands,
@@ -73,9 +72,6 @@ class MeetForm(forms.ModelForm):  # type: ignore[type-arg]  # not subscriptable 
     leaves the date and kind as they were is not asked again. A new meet starts on today's
     date with the kind held on today's weekday (その他 on the other days)."""
 
-    MEET_WEEKDAYS = {"wed": 2, "sat": 5}
-    """The day of the week (Monday 0) each kind of meet (MeetKind) is held on."""
-
     confirm_day = forms.BooleanField(label=_("Save anyway"), required=False)
 
     class Meta:
@@ -94,8 +90,8 @@ class MeetForm(forms.ModelForm):  # type: ignore[type-arg]  # not subscriptable 
             today = timezone.localdate()
             self.initial.setdefault("date", today)
             # The kind held on today's weekday, so today's date never needs 「このまま保存」.
-            kinds = {weekday: kind for kind, weekday in self.MEET_WEEKDAYS.items()}
-            self.initial.setdefault("kind", kinds.get(today.weekday(), "other"))
+            kinds = {weekday: kind for kind, weekday in MEET_WEEKDAYS.items()}
+            self.initial.setdefault("kind", kinds.get(today.weekday(), MeetKind.OTHER))
             default = RuleSet.objects.filter(is_default=True).first()
             if default is not None:
                 self.initial.setdefault("rule_set", default.pk)
@@ -122,7 +118,7 @@ class MeetForm(forms.ModelForm):  # type: ignore[type-arg]  # not subscriptable 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
         day, kind = cleaned.get("date"), str(cleaned.get("kind") or "")
-        weekday = self.MEET_WEEKDAYS.get(kind)
+        weekday = MEET_WEEKDAYS.get(kind)
         unchanged = self.instance.pk is not None and not {"date", "kind"} & set(self.changed_data)
         if day is None or weekday is None or day.weekday() == weekday or unchanged:
             return cleaned

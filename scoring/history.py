@@ -18,8 +18,8 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils.translation import gettext as _
 
-from scoring.models import BigHand, Hanchan, HanchanResult, seat_label
-from scoring.templatetags.scoring_tags import points, signed_p
+from scoring.models import BigHand, Hanchan, HanchanResult
+from scoring.notation import points, seat_label, signed_p
 
 
 @dataclass(frozen=True)

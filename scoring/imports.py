@@ -9,7 +9,7 @@ table and round). Columns by header name, in any order, Japanese or English:
     回戦 round         1, 2, …
     席 seat            東 南 西 北 (東 is the first dealer)
     氏名 name          as the member is written (spaces and full/half width do not matter)
-    持ち点 score       32600 (32,600, ▲3,200, −3200, ー3200 work too: ``models.parse_score``)
+    持ち点 score       32600 (32,600, ▲3,200, −3200, ー3200 work too: ``notation.parse_score``)
     錯和 chombo        a count; empty = 0            (optional column)
     満貫以上 big_hands  empty, or 満貫;跳満;役満(国士無双) (optional column)
     ルール rule_set     the rule set's name; empty = the meet's (a new meet: the default)
@@ -17,7 +17,7 @@ table and round). Columns by header name, in any order, Japanese or English:
     備考 note          the game's note (optional)
 
 The last three belong to the game: every row of a game gives the same value (or leaves it
-empty). The games CSV (``reports/games_csv.py``) writes exactly this format, so an export
+empty). The games CSV (``reports/games_csv.py``) writes exactly this format (its columns: ``notation.COLUMNS``), so an export
 imports back into an empty score book and exports again byte for byte.
 
 CSV may be UTF-8 (with or without BOM) or Shift_JIS/cp932 as Japanese Excel saves it; a
@@ -39,49 +39,26 @@ from django.db import models, transaction
 from django.utils.translation import gettext as _
 
 from members.models import Member, name_key, no_control_characters
-from scoring.models import (
+from scoring.models import Hanchan, Meet, PlayerEntry, RuleSet
+from scoring.notation import (
+    COLUMNS,
+    FORMULA_STARTS,
+    KIND_LABELS,
+    KIND_WORDS,
     MEET_DATES,
     SEAT_NAMES,
-    Hanchan,
-    Meet,
     MeetKind,
-    PlayerEntry,
-    RuleSet,
+    meet_date,
     parse_big_hands,
     parse_score,
 )
 from scoring.sheets import MAX_ROWS, read_sheet
-from scoring.templatetags.scoring_tags import meet_date
 
-COLUMNS = {
-    "date": ("日付", "date"),
-    "meet": ("例会", "meet"),
-    "table": ("卓", "table"),
-    "round": ("回戦", "round"),
-    "seat": ("席", "seat"),
-    "name": ("氏名", "name"),
-    "score": ("持ち点", "score"),
-    "chombo": ("錯和", "chombo"),
-    "big_hands": ("満貫以上", "big_hands"),
-    "rule_set": ("ルール", "rule_set"),
-    "deposits": ("供託", "deposits"),
-    "note": ("備考", "note"),
-}
 GAME_COLUMNS = ("rule_set", "deposits", "note")
 """Columns that belong to the whole game: its rows must agree."""
 NOTE_LENGTH = 200
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-"""A text cell starting so would be run as a formula by a spreadsheet; the games CSV writes it
-behind an apostrophe (``neutralise``) and the import takes that off again."""
 REQUIRED = ("date", "meet", "table", "round", "seat", "name", "score")
 HEADER_TO_KEY = {name: key for key, names in COLUMNS.items() for name in names}
-KIND_WORDS = {
-    "水曜会": MeetKind.WEDNESDAY,
-    "土曜会": MeetKind.SATURDAY,
-    "その他": MeetKind.OTHER,
-    **{kind.value: kind for kind in MeetKind},
-}
-KIND_LABELS = {MeetKind.WEDNESDAY: "水曜会", MeetKind.SATURDAY: "土曜会", MeetKind.OTHER: "その他"}
 SEAT_WORDS = {name: i for i, name in enumerate(SEAT_NAMES)} | {
     "e": 0,
     "s": 1,
@@ -191,12 +168,6 @@ def read_table(data: bytes) -> list[list[Any]]:
 
 
 # --- reading cells ---------------------------------------------------------------------
-
-
-def neutralise(text: str) -> str:
-    """Text for a CSV cell that no spreadsheet runs as a formula: an apostrophe before it when
-    it starts with = + - @, a tab or a CR (``_text`` takes the apostrophe off on import)."""
-    return f"'{text}" if text.startswith(FORMULA_STARTS) else text
 
 
 def _text(value: Any) -> str:

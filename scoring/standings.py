@@ -42,20 +42,14 @@ from scoring.models import (
     Hanchan,
     HanchanResult,
     Meet,
-    MeetKind,
     RuleSet,
     StandingsGroup,
-    seat_label,
 )
+from scoring.notation import FIRST_DAY, LAST_DAY, MeetKind, seat_label
 
 TENTH = Decimal("0.1")
 HUNDREDTH = Decimal("0.01")
 THOUSANDTH = Decimal("0.001")
-
-
-FIRST_DAY, LAST_DAY = date(1990, 1, 1), date(2100, 3, 31)
-"""The days a period may reach: the meets' dates (``models.MEET_DATES``) and the fiscal year
-the last of them falls in."""
 
 
 class PeriodOutOfRange(ValueError):

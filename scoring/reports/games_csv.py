@@ -3,7 +3,7 @@ Excel in Japan opens it correctly. Lays out ``standings.game_rows``; counts noth
 
 It carries all that a game holds (rule set, deposits held, chombo, big hands, note), so an
 export imports back into an empty score book and exports again byte for byte. Text that a
-spreadsheet would run as a formula is written behind an apostrophe (``imports.neutralise``).
+spreadsheet would run as a formula is written behind an apostrophe (``notation.neutralise``).
 """
 
 from __future__ import annotations
@@ -11,8 +11,14 @@ from __future__ import annotations
 import csv
 import io
 
-from scoring.imports import COLUMNS, KIND_LABELS, neutralise
-from scoring.models import SEAT_NAMES, MeetKind, format_big_hands
+from scoring.notation import (
+    COLUMNS,
+    KIND_LABELS,
+    SEAT_NAMES,
+    MeetKind,
+    format_big_hands,
+    neutralise,
+)
 from scoring.standings import Filters, GameRow, game_rows
 
 HEADER = [COLUMNS[key][0] for key in COLUMNS]
@@ -32,7 +38,7 @@ def render_games_csv(filters: Filters) -> tuple[str, str, bytes]:
 
 
 def csv_row(row: GameRow) -> list[str]:
-    """One row in the order of ``imports.COLUMNS``."""
+    """One row in the order of ``notation.COLUMNS``."""
     return [
         row.played_on.isoformat(),
         KIND_LABELS[MeetKind(row.kind)],

@@ -32,7 +32,6 @@ import logging
 import time
 from dataclasses import asdict, dataclass
 from datetime import timedelta
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -55,7 +54,18 @@ from scoring.models import (
     RuleSet,
     StandingsGroup,
 )
-from scoring.reports import NotKept, Progress, heartbeat, keep, no_progress, parts
+from scoring.reports import (
+    NotKept,
+    Progress,
+    games_csv,
+    heartbeat,
+    keep,
+    no_progress,
+    parts,
+    pdf,
+    xlsx,
+)
+from scoring.reports.kept import KEEP_FOR, template_version
 from scoring.standings import Filters, Period, PeriodKind, results_for
 
 logger = logging.getLogger(__name__)
@@ -66,9 +76,8 @@ KINDS = ("standings.pdf", "standings.xlsx", "games.csv", "member.pdf", "meet.pdf
 # Made in the request that asks (the same function the task runs): they take well under a
 # second. The standings PDF of one month has no member pages and is small too.
 SMALL_KINDS = {"games.csv", "member.pdf", "meet.pdf"}
-# A kept file nobody asked for in this long is removed; so is one a newer file of the same
-# report replaced more than REPLACED_AFTER ago (a page still polling for it can finish).
-KEEP_FOR = timedelta(days=30)
+# A kept file nobody asked for in ``kept.KEEP_FOR`` is removed; so is one a newer file of the
+# same report replaced more than REPLACED_AFTER ago (a page still polling for it can finish).
 REPLACED_AFTER = timedelta(hours=1)
 # A report whose worker died (no heartbeat for ``models.ABANDONED_AFTER``) is queued again;
 # after this many tries it fails (it may be what kills its worker), and can be tried again.
@@ -157,34 +166,12 @@ class Spec:
         if self.kind in SMALL_KINDS:
             return True
         if self.kind == "standings.pdf":
-            from scoring.reports.pdf import is_monthly
-
-            return is_monthly(Period.parse(self.period))
+            return pdf.is_monthly(Period.parse(self.period))
         return False
 
 
 def _sha(value: object) -> str:
     return hashlib.sha256(json.dumps(value, sort_keys=True, default=str).encode()).hexdigest()
-
-
-@cache
-def template_version() -> str:
-    """A digest of everything that lays reports out: the report templates, the modules of
-    scoring/reports/ and the compiled catalogues. A deploy that changes any of them makes
-    every report new."""
-    base = Path(settings.BASE_DIR)
-    files = sorted(
-        [
-            *(base / "templates" / "reports").glob("*.html"),
-            *(base / "scoring" / "reports").glob("*.py"),
-            *(base / "locale").glob("*/LC_MESSAGES/django.mo"),
-        ]
-    )
-    digest = hashlib.sha256()
-    for path in files:
-        digest.update(path.name.encode())
-        digest.update(path.read_bytes())
-    return digest.hexdigest()
 
 
 def fingerprint(spec: Spec) -> list[object]:
@@ -417,23 +404,19 @@ def take_up_abandoned() -> int:
 def render(spec: Spec, progress: Progress = no_progress, *, share: bool = False) -> Rendered:
     """Lay the report out (the one place that picks the renderer). With ``share``, other
     workers may make parts of it (``parts.py``)."""
-    from scoring.reports.games_csv import render_games_csv
-    from scoring.reports.pdf import render_meet_pdf, render_member_pdf, render_standings_pdf
-    from scoring.reports.xlsx import render_standings_xlsx
-
     with translation.override(spec.language):
         if spec.kind == "meet.pdf":
             assert spec.meet is not None
-            return render_meet_pdf(Meet.objects.get(pk=spec.meet))
+            return pdf.render_meet_pdf(Meet.objects.get(pk=spec.meet))
         filters = spec.filters()
         if spec.kind == "member.pdf":
             assert spec.member is not None
-            return render_member_pdf(spec.member, filters)
+            return pdf.render_member_pdf(spec.member, filters)
         if spec.kind == "games.csv":
-            return render_games_csv(filters)
+            return games_csv.render_games_csv(filters)
         if spec.kind == "standings.xlsx":
-            return render_standings_xlsx(filters, progress=progress)
-        return render_standings_pdf(filters, progress=progress, share=share)
+            return xlsx.render_standings_xlsx(filters, progress=progress)
+        return pdf.render_standings_pdf(filters, progress=progress, share=share)
 
 
 class _RowProgress:
@@ -552,9 +535,10 @@ def _bound_size(now: Any) -> int:
     return len(gone_reports) + len(gone_parts)
 
 
-def queue_after_finalise(meet_id: int) -> None:
+def queue_after_finalise(meet_id: int, **signal: object) -> None:
     """Ready before anyone asks: a finalised meet's month and half-year reports (the PDF and
-    the Excel of the club's standings) are queued."""
+    the Excel of the club's standings) are queued. The receiver of ``signals.meet_finalised``
+    (connected in ``ScoringConfig.ready``)."""
     meet = Meet.objects.get(pk=meet_id)
     with translation.override(settings.LANGUAGE_CODE):
         for period in (

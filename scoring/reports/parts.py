@@ -3,7 +3,7 @@
 The half-year report is its front matter (cover and standings, the 満貫以上 list, attendance)
 and a page or two for each member. Each of those is a part (``ReportPart``) kept by a digest
 of what it shows: its HTML, the charts it names and the version of what lays reports out
-(``making.template_version``). What depends on every member at once (the page numbers, a
+(``kept.template_version``). What depends on every member at once (the page numbers, a
 member's rank) is not in any part: ``weasy.join`` stamps it onto the joined pages. So after
 one more meet only the parts whose HTML changed are laid out again: the members who played
 and the front matter; a member who did not play keeps their part.
@@ -36,6 +36,7 @@ from django.utils import timezone
 from scoring.models import ReportPart, ReportStatus
 from scoring.reports import heartbeat, keep, weasy
 from scoring.reports.charts import cumulative_chart
+from scoring.reports.kept import KEEP_FOR, template_version
 
 # How often a maker waiting for the parts other workers are making looks again (seconds).
 WAIT = 0.05
@@ -61,8 +62,6 @@ class Piece:
 
     @property
     def digest(self) -> str:
-        from scoring.reports.making import template_version
-
         recipe = json.dumps([template_version(), self.html, self.charts], sort_keys=True)
         return hashlib.sha256(recipe.encode()).hexdigest()
 
@@ -229,9 +228,7 @@ def made(parts: Sequence[ReportPart]) -> list[ReportPart]:
 
 
 def prune(now: datetime | None = None) -> int:
-    """Remove the parts no report has used in ``making.KEEP_FOR``; returns how many."""
-    from scoring.reports.making import KEEP_FOR
-
+    """Remove the parts no report has used in ``kept.KEEP_FOR``; returns how many."""
     now = now or timezone.now()
     old = ReportPart.objects.filter(used_at__lt=now - KEEP_FOR).exclude(status=ReportStatus.MAKING)
     removed = 0

@@ -19,6 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring.models import Meet, ReportPart
+from scoring.notation import meet_date
 from scoring.reports import Progress, no_progress, parts, weasy
 from scoring.reports.charts import cumulative_chart
 from scoring.standings import (
@@ -35,7 +36,6 @@ from scoring.standings import (
     member_record,
     member_records,
 )
-from scoring.templatetags.scoring_tags import meet_date
 
 CONTENT_TYPE = "application/pdf"
 # The page-number stamps are laid out in parts of this many pages (shared among workers).

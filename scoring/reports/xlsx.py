@@ -28,8 +28,7 @@ from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.properties import PageSetupProperties
 from openpyxl.worksheet.worksheet import Worksheet
 
-from scoring.imports import KIND_LABELS
-from scoring.models import SEAT_NAMES, MeetKind, format_big_hands
+from scoring.notation import KIND_LABELS, SEAT_NAMES, MeetKind, format_big_hands, meet_date
 from scoring.reports import Progress, no_progress
 from scoring.standings import (
     Filters,
@@ -40,7 +39,6 @@ from scoring.standings import (
     game_rows,
     member_records,
 )
-from scoring.templatetags.scoring_tags import meet_date
 
 CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 SCORE_FORMAT = "#,##0"  # 持ち点: 32,600

@@ -30,9 +30,9 @@ from scoring.meet_draw import (
     three_player_rule_set,
 )
 from scoring.models import DrawMode, Meet
+from scoring.notation import meet_date
 from scoring.reports import weasy
 from scoring.standings import MeetSheet, SheetGame
-from scoring.templatetags.scoring_tags import meet_date
 
 SEED_LIMIT = 10**9
 

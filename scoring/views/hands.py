@@ -27,8 +27,8 @@ from django.views.decorators.http import require_safe
 from scoring import hands
 from scoring.hands import FU_VALUES, RULES, Hand, InvalidHand, Level, Payer, System
 from scoring.models import RuleSet
+from scoring.notation import hand_level_label, points
 from scoring.reports import weasy
-from scoring.templatetags.scoring_tags import points
 
 HAN_BUTTONS = tuple(range(1, 14))
 COUNT_BUTTONS = (0, 1, 2, 3, 4, 5)
@@ -36,14 +36,8 @@ INT_FIELDS = ("rule", "han", "fu", "honba", "sticks", "yakuman")
 
 
 def level_name(level: Level) -> str:
-    return {
-        Level.NONE: "",
-        Level.MANGAN: _("Mangan"),
-        Level.HANEMAN: _("Haneman"),
-        Level.BAIMAN: _("Baiman"),
-        Level.SANBAIMAN: _("Sanbaiman"),
-        Level.YAKUMAN: _("Yakuman"),
-    }[level]
+    """A hand's level as the page's language writes it (notation's ``HandLevel``)."""
+    return hand_level_label(level)
 
 
 def system_name(system: System) -> str:

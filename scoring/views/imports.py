@@ -29,8 +29,9 @@ from django.views.decorators.http import require_POST
 
 from members.roles import organizer_required
 from scoring.forms import IdChoiceField
-from scoring.imports import KIND_LABELS, ImportPlan, ImportRefused, import_results, plan_import
-from scoring.models import MeetKind, RuleSet
+from scoring.imports import ImportPlan, ImportRefused, import_results, plan_import
+from scoring.models import RuleSet
+from scoring.notation import KIND_LABELS, MeetKind
 from scoring.sheets import MAX_BYTES, too_large
 
 SESSION_KEY = "pending_import"

@@ -20,7 +20,8 @@ from django.views.decorators.vary import vary_on_headers
 
 from members.models import Member
 from members.roles import is_organizer, organizer_required
-from scoring.models import ClubSettings, Meet, MeetKind, RuleSet, StandingsGroup
+from scoring.models import ClubSettings, Meet, RuleSet, StandingsGroup
+from scoring.notation import MeetKind
 from scoring.reports.charts import cumulative_chart, places_chart
 from scoring.standings import (
     Filters,

@@ -18,6 +18,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from scoring.meet_draw import MeetDraw, make_draw, save_draw, started_rounds, stored_draw
 from scoring.models import Meet
+from scoring.notation import MeetKind
 
 
 class Command(BaseCommand):
@@ -25,7 +26,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("date", type=date.fromisoformat, help="the meet's date (YYYY-MM-DD)")
-        parser.add_argument("--kind", choices=["wed", "sat", "other"])
+        parser.add_argument("--kind", choices=MeetKind.values)
         parser.add_argument("--seed", type=int, help="the draw's seed (default 0)")
         parser.add_argument(
             "--from-round", type=int, help="redraw from this round (default: the first not started)"

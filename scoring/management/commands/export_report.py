@@ -26,6 +26,7 @@ from typing import Any, TextIO
 from django.core.management.base import BaseCommand, CommandError
 
 from scoring.models import Meet, ReportStatus, StandingsGroup
+from scoring.notation import MeetKind
 from scoring.reports.making import Spec, ask, is_kept, kept_path
 from scoring.standings import Filters, Period
 
@@ -65,7 +66,7 @@ class Command(BaseCommand):
         parser.add_argument("--from", dest="start", type=date.fromisoformat)
         parser.add_argument("--to", dest="end", type=date.fromisoformat)
         parser.add_argument("--meet", type=date.fromisoformat, help="a meet's date (YYYY-MM-DD)")
-        parser.add_argument("--kind", choices=["wed", "sat", "other"], help="with --meet")
+        parser.add_argument("--kind", choices=MeetKind.values, help="with --meet")
         parser.add_argument("--format", choices=["pdf", "xlsx", "csv"], default="pdf")
         parser.add_argument("--group", help="a standings group's name or number")
         parser.add_argument("--output", type=Path, required=True)

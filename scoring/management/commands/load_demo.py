@@ -14,7 +14,8 @@ from django.db import transaction
 
 from members.models import Member
 from members.roles import MEMBER, ORGANIZER, ensure_groups
-from scoring.models import Hanchan, HandLevel, Meet, MeetKind, PlayerEntry, RuleSet
+from scoring.models import Hanchan, Meet, PlayerEntry, RuleSet
+from scoring.notation import HandLevel, MeetKind
 
 DEMO_ORGANIZER = ("kiroku", "shirakaba-kiroku")
 DEMO_MEMBER = ("kaiin", "shirakaba-kaiin")

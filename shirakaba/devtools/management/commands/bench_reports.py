@@ -41,6 +41,7 @@ from scoring.models import (
     ReportStatus,
     RuleSet,
 )
+from scoring.notation import MeetKind
 from scoring.reports.making import Spec, ask
 from scoring.standings import Filters, Period
 from shirakaba.devtools.management.commands.bench_standings import PREFIX
@@ -88,7 +89,7 @@ def add_meet(day: date, tables: int) -> None:
     rule = RuleSet.objects.default()
     people = list(Member.objects.filter(name__startswith=PREFIX))
     attending = rng.sample(people, min(len(people), tables * 4))
-    meet = Meet.objects.create(date=day, kind="wed", rule_set=rule)
+    meet = Meet.objects.create(date=day, kind=MeetKind.WEDNESDAY, rule_set=rule)
     for round_no in (1, 2, 3):
         players = rng.sample(attending, len(attending))
         for t in range(len(players) // 4):

@@ -30,7 +30,8 @@ from django.test.utils import override_settings
 from members.models import Member
 from members.roles import MEMBER
 from scoring import rules
-from scoring.models import BigHand, Hanchan, HanchanResult, Meet, MeetKind, RuleSet
+from scoring.models import BigHand, Hanchan, HanchanResult, Meet, RuleSet
+from scoring.notation import MeetKind
 from scoring.standings import Filters, Period, compute_standings
 
 PREFIX = "bench-"

@@ -49,6 +49,7 @@ from members.roles import MEMBER, ORGANIZER
 from scoring import rules
 from scoring.forms import GameForm
 from scoring.models import HanchanResult, Meet, RuleSet
+from scoring.notation import MeetKind
 from shirakaba.devtools.management.commands.bench_standings import PREFIX
 from shirakaba.devtools.management.commands.bench_standings import Command as StandingsBench
 
@@ -193,7 +194,7 @@ class Command(BaseCommand):
             logins.append((member.user.username, member.pk))
             self.names.append(member.name)
         meet, _ = Meet.objects.get_or_create(
-            date=date.today(), kind="other", defaults={"rule_set": RuleSet.objects.default()}
+            date=date.today(), kind=MeetKind.OTHER, defaults={"rule_set": RuleSet.objects.default()}
         )
         meet.hanchans.all().delete()  # a fresh grid for the organizers each run
         return logins, meet

@@ -1,0 +1,91 @@
+"""The scoring app's models, by subject:
+
+- ``rule_sets``: rule sets, the standings groups they belong to, the club's settings;
+- ``meets``: meets, their attendance and their table draw;
+- ``games``: games (hanchan), their results and big hands, and the settlement guard;
+- ``report_jobs``: the reports and report parts the workers make.
+
+Every name is read from ``scoring.models`` as before the split, the club's notation
+(``scoring.notation``) that was first written here included.
+"""
+
+from scoring.models.games import (
+    BigHand,
+    Hanchan,
+    HanchanQuerySet,
+    HanchanResult,
+    PlayerEntry,
+    Recorded,
+    SettledRecord,
+    settlement_writes,
+)
+from scoring.models.meets import DrawMode, DrawnPlace, Meet, finalised_error
+from scoring.models.report_jobs import (
+    ABANDONED_AFTER,
+    MadeByWorker,
+    Report,
+    ReportPart,
+    ReportStatus,
+)
+from scoring.models.rule_sets import (
+    INVALID_GAME_MESSAGES,
+    ClubSettings,
+    RuleSet,
+    RuleSetQuerySet,
+    StandingsGroup,
+    invalid_game_error,
+)
+from scoring.notation import (
+    HAND_LABELS_JA,
+    HAND_WORDS,
+    MEET_DATES,
+    SCORE_SIGNS,
+    SEAT_LABELS,
+    SEAT_NAMES,
+    HandLevel,
+    MeetKind,
+    Seat,
+    format_big_hands,
+    parse_big_hands,
+    parse_score,
+    seat_label,
+)
+
+__all__ = [
+    "ABANDONED_AFTER",
+    "HAND_LABELS_JA",
+    "HAND_WORDS",
+    "INVALID_GAME_MESSAGES",
+    "MEET_DATES",
+    "SCORE_SIGNS",
+    "SEAT_LABELS",
+    "SEAT_NAMES",
+    "BigHand",
+    "ClubSettings",
+    "DrawMode",
+    "DrawnPlace",
+    "Hanchan",
+    "HanchanQuerySet",
+    "HanchanResult",
+    "HandLevel",
+    "MadeByWorker",
+    "Meet",
+    "MeetKind",
+    "PlayerEntry",
+    "Recorded",
+    "Report",
+    "ReportPart",
+    "ReportStatus",
+    "RuleSet",
+    "RuleSetQuerySet",
+    "Seat",
+    "SettledRecord",
+    "StandingsGroup",
+    "finalised_error",
+    "format_big_hands",
+    "invalid_game_error",
+    "parse_big_hands",
+    "parse_score",
+    "seat_label",
+    "settlement_writes",
+]

@@ -1,0 +1,8 @@
+"""The scoring app's own signals: how the models let a floor above them react, without
+importing it (connected in ``ScoringConfig.ready``)."""
+
+from django.dispatch import Signal
+
+meet_finalised = Signal()
+"""Sent once a meet's finalise has been committed, with ``meet_id``. The reports
+(``reports.making.queue_after_finalise``) queue its month's and half-year's standings."""
