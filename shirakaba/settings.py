@@ -12,6 +12,11 @@ Environment variables (all optional for local use):
 - ``SHIRAKABA_DATA_DIR``: where the SQLite file, the generated key, collected static files and
   uploads waiting for confirmation live. Default ``data/``.
 - ``SHIRAKABA_REPORTS_DIR``: where made reports are kept. Default ``DATA_DIR/reports``.
+- ``SHIRAKABA_REPORTS_STORAGE``: the Django storage backend that keeps made reports (the
+  ``reports`` entry of ``STORAGES``), for example ``storages.backends.s3.S3Storage`` from
+  django-storages. Default the file system under ``SHIRAKABA_REPORTS_DIR``.
+- ``SHIRAKABA_REPORTS_STORAGE_OPTIONS``: that backend's options, as a JSON object. Default
+  ``{"location": REPORTS_DIR}`` for the default backend, ``{}`` for another.
 - ``SHIRAKABA_REPORTS_PER_PERSON``: how many reports one person may have waiting at once.
   Default 3.
 - ``SHIRAKABA_REPORTS_MAX_MB``: the kept reports' files at most this many MB in all. Default 500.
@@ -37,10 +42,12 @@ are installed by what is importable, not by a variable: see ``DEVTOOLS``.
 """
 
 import importlib.util
+import json
 import os
 import secrets
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 from django.utils.csp import CSP
@@ -214,6 +221,15 @@ PENDING_IMPORTS_DIR = DATA_DIR / "pending-imports"
 # `manage.py db_worker` (scoring/reports/making.py); the files are kept here by digest.
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 REPORTS_DIR = Path(os.environ.get("SHIRAKABA_REPORTS_DIR", DATA_DIR / "reports"))
+# The files go through Django's storage API (``STORAGES["reports"]``, below): by default the
+# file system under REPORTS_DIR, where existing installs keep them; any other backend (an
+# S3-compatible bucket through django-storages) lets several machines share them
+# (docs/several-machines.md).
+FILE_SYSTEM_STORAGE = "django.core.files.storage.FileSystemStorage"
+REPORTS_STORAGE = os.environ.get("SHIRAKABA_REPORTS_STORAGE", FILE_SYSTEM_STORAGE)
+REPORTS_STORAGE_OPTIONS: dict[str, Any] = json.loads(
+    os.environ.get("SHIRAKABA_REPORTS_STORAGE_OPTIONS") or "null"
+) or ({"location": REPORTS_DIR} if REPORTS_STORAGE == FILE_SYSTEM_STORAGE else {})
 # At most this many reports of one person queued or being made at once (those a finalise
 # queues are no one's), and the kept files at most this big in all (the least recently
 # used go first; files in use stay even beyond it).
@@ -274,7 +290,8 @@ STATIC_URL = "static/"
 STATIC_ROOT = DATA_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "default": {"BACKEND": FILE_SYSTEM_STORAGE},
+    "reports": {"BACKEND": REPORTS_STORAGE, "OPTIONS": REPORTS_STORAGE_OPTIONS},
     "staticfiles": {
         "BACKEND": os.environ.get(
             "STATICFILES_BACKEND",
