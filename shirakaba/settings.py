@@ -12,10 +12,19 @@ Environment variables (all optional for local use):
 - ``SHIRAKABA_DATA_DIR``: where the SQLite file, the generated key, collected static files and
   uploads waiting for confirmation live. Default ``data/``.
 - ``SHIRAKABA_REPORTS_DIR``: where made reports are kept. Default ``DATA_DIR/reports``.
+- ``SHIRAKABA_REPORTS_STORAGE``: the Django storage backend that keeps made reports (the
+  ``reports`` entry of ``STORAGES``), for example ``storages.backends.s3.S3Storage`` from
+  django-storages. Default the file system under ``SHIRAKABA_REPORTS_DIR``.
+- ``SHIRAKABA_REPORTS_STORAGE_OPTIONS``: that backend's options, as a JSON object. Default
+  ``{"location": REPORTS_DIR}`` for the default backend, ``{}`` for another.
 - ``SHIRAKABA_REPORTS_PER_PERSON``: how many reports one person may have waiting at once.
   Default 3.
 - ``SHIRAKABA_REPORTS_MAX_MB``: the kept reports' files at most this many MB in all. Default 500.
 - ``SESSION_IDLE_MINUTES``: a session ends after this long without a request. Default 120.
+- ``SHIRAKABA_CACHE_URL``: the cache (drawn charts): ``redis://host:6379/0`` (Django's Redis
+  backend; needs ``pip install redis``), ``locmem://`` (each process its own), or
+  ``file:///path``. Default a file cache under ``DATA_DIR/cache``, shared by the processes
+  of one machine.
 
 Production (see docs/running.md's "Run in production"):
 
@@ -37,12 +46,16 @@ are installed by what is importable, not by a variable: see ``DEVTOOLS``.
 """
 
 import importlib.util
+import json
 import os
 import secrets
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
 from whitenoise.compress import Compressor
@@ -214,6 +227,15 @@ PENDING_IMPORTS_DIR = DATA_DIR / "pending-imports"
 # `manage.py db_worker` (scoring/reports/making.py); the files are kept here by digest.
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 REPORTS_DIR = Path(os.environ.get("SHIRAKABA_REPORTS_DIR", DATA_DIR / "reports"))
+# The files go through Django's storage API (``STORAGES["reports"]``, below): by default the
+# file system under REPORTS_DIR, where existing installs keep them; any other backend (an
+# S3-compatible bucket through django-storages) lets several machines share them
+# (docs/several-machines.md).
+FILE_SYSTEM_STORAGE = "django.core.files.storage.FileSystemStorage"
+REPORTS_STORAGE = os.environ.get("SHIRAKABA_REPORTS_STORAGE", FILE_SYSTEM_STORAGE)
+REPORTS_STORAGE_OPTIONS: dict[str, Any] = json.loads(
+    os.environ.get("SHIRAKABA_REPORTS_STORAGE_OPTIONS") or "null"
+) or ({"location": REPORTS_DIR} if REPORTS_STORAGE == FILE_SYSTEM_STORAGE else {})
 # At most this many reports of one person queued or being made at once (those a finalise
 # queues are no one's), and the kept files at most this big in all (the least recently
 # used go first; files in use stay even beyond it).
@@ -274,7 +296,8 @@ STATIC_URL = "static/"
 STATIC_ROOT = DATA_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "default": {"BACKEND": FILE_SYSTEM_STORAGE},
+    "reports": {"BACKEND": REPORTS_STORAGE, "OPTIONS": REPORTS_STORAGE_OPTIONS},
     "staticfiles": {
         "BACKEND": os.environ.get(
             "STATICFILES_BACKEND",
@@ -287,16 +310,43 @@ STORAGES = {
 # browser: compressing its 6 MB took collectstatic 20 of its 25 seconds.
 WHITENOISE_SKIP_COMPRESS_EXTENSIONS = [*Compressor.SKIP_COMPRESS_EXTENSIONS, "ttf"]
 
-# Drawn charts (scoring/reports/charts.py), kept in files that every process of the server
-# shares: with a cache in each gunicorn worker's memory, a member's chart was drawn again by
-# each worker that served it (issue 26: the chart was the slowest page under load).
-CACHES = {
-    "default": {
-        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
-        "LOCATION": DATA_DIR / "cache",
-        "OPTIONS": {"MAX_ENTRIES": 2_000},
-    }
-}
+# Drawn charts (scoring/reports/charts.py) are cached. The default is a file cache under the
+# data directory, not Django's LocMem: every process of one machine (gunicorn's workers)
+# shares it, whereas with a cache in each process's memory a member's chart was drawn again by
+# each worker that served it (issue 26: the chart was the slowest page under load). Several
+# machines share a Redis cache instead (SHIRAKABA_CACHE_URL, docs/several-machines.md).
+CHART_ENTRIES = 2_000
+
+
+def cache_from_url(url: str, data_dir: Path) -> dict[str, Any]:
+    """The cache ``SHIRAKABA_CACHE_URL`` names: ``redis://`` or ``rediss://`` (Django's own
+    Redis backend, which needs the ``redis`` package; several URLs, comma-separated, are a
+    primary and its replicas), ``locmem://`` (each process its own) or ``file:///path``; an
+    empty URL is the file cache under ``data_dir``."""
+    scheme = urlsplit(url).scheme
+    if scheme in {"redis", "rediss"}:
+        if not importable("redis"):
+            raise ImproperlyConfigured(
+                "SHIRAKABA_CACHE_URL names a Redis cache: install its client (pip install redis)"
+            )
+        return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}
+    if scheme == "locmem":
+        return {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "OPTIONS": {"MAX_ENTRIES": CHART_ENTRIES},
+        }
+    if (scheme == "file" and urlsplit(url).path) or not url:
+        return {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": Path(urlsplit(url).path) if url else data_dir / "cache",
+            "OPTIONS": {"MAX_ENTRIES": CHART_ENTRIES},
+        }
+    raise ImproperlyConfigured(
+        f"SHIRAKABA_CACHE_URL {url!r}: redis://, rediss://, locmem:// or file:/// expected"
+    )
+
+
+CACHES = {"default": cache_from_url(os.environ.get("SHIRAKABA_CACHE_URL", ""), DATA_DIR)}
 
 # The app sends no mail yet; a production mailer is configured through MAIL_BACKEND.
 MAILERS = {

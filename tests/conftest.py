@@ -2,6 +2,7 @@
 
 from collections.abc import Sequence
 from datetime import date
+from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import Group, User
@@ -48,7 +49,19 @@ def reports_made_at_once(settings, tmp_path) -> None:
     are kept in a directory of the test's own. The one test with a real worker
     (tests/scoring/test_report_worker.py) sets the database backend again."""
     settings.TASKS = {"default": {"BACKEND": "django.tasks.backends.immediate.ImmediateBackend"}}
-    settings.REPORTS_DIR = tmp_path / "reports"
+    reports_kept_in(settings, tmp_path / "reports")
+
+
+def reports_kept_in(settings, directory: Path) -> None:
+    """Keep the reports' files in ``directory``: the reports storage (the file system) there."""
+    settings.REPORTS_DIR = directory
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "reports": {
+            "BACKEND": "django.core.files.storage.FileSystemStorage",
+            "OPTIONS": {"location": directory},
+        },
+    }
 
 
 @pytest.fixture

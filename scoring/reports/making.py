@@ -4,9 +4,10 @@ Asking for a report (``ask``) finds or creates its ``Report`` row by a digest of
 would hold; a new one queues ``make_report`` (run by ``manage.py db_worker``, or at once for a
 small report: the same function, called in the request). The task lays the report out with
 ``pdf.py``, ``xlsx.py`` or ``games_csv.py``, writing its progress (which part, n of N) into the
-row as it goes, and keeps the file in ``REPORTS_DIR`` (``DATA_DIR/reports/``). Asked for again unchanged, the
-kept file is served at once; asked for while it is being made, the same row is found and
-nothing more is queued. ``export_report`` runs the same ``make`` in its own process.
+row as it goes, and keeps the file in the reports storage (``STORAGES["reports"]``, by default
+``DATA_DIR/reports/``) by its digest. Asked for again unchanged, the kept file is served at
+once; asked for while it is being made, the same row is found and nothing more is queued.
+``export_report`` runs the same ``make`` in its own process.
 
 The digest covers: the kind of report and what it is of (period, meet kind, group, rule set,
 minimum of games, member, meet), the language, the version of everything that lays reports
@@ -32,7 +33,6 @@ import logging
 import time
 from dataclasses import asdict, dataclass
 from datetime import timedelta
-from pathlib import Path
 from typing import Any
 
 from django.conf import settings
@@ -60,6 +60,7 @@ from scoring.reports import (
     games_csv,
     heartbeat,
     keep,
+    kept_files,
     no_progress,
     parts,
     pdf,
@@ -212,16 +213,13 @@ def digest_of(spec: Spec) -> str:
     return _sha([spec.as_json(), template_version(), fingerprint(spec)])
 
 
-def kept_dir() -> Path:
-    return Path(settings.REPORTS_DIR)
-
-
-def kept_path(report: Report) -> Path:
-    return kept_dir() / report.digest
+def kept_name(report: Report) -> str:
+    """The name of the report's file in the reports storage (``kept_files``)."""
+    return report.digest
 
 
 def is_kept(report: Report) -> bool:
-    return report.status == ReportStatus.READY and kept_path(report).exists()
+    return report.status == ReportStatus.READY and kept_files().exists(kept_name(report))
 
 
 def could_not_keep(report: Report) -> bool:
@@ -337,7 +335,7 @@ def _again(report: Report, now: Any) -> bool:
     the queue; True when this caller did so (and so makes or queues it)."""
     if report.status == ReportStatus.MAKING:
         return report.is_abandoned(now) and _take_back(report, now)
-    gone = report.status == ReportStatus.READY and not kept_path(report).exists()
+    gone = report.status == ReportStatus.READY and not kept_files().exists(kept_name(report))
     if not (report.status == ReportStatus.FAILED or gone):
         return False
     reset = Report.objects.filter(pk=report.pk, status=report.status)
@@ -453,7 +451,7 @@ def make(report_id: int, progress: Progress = no_progress, *, share: bool = Fals
         rendering = _RowProgress(report_id, progress)
         with heartbeat.beating(Report, report_id):
             filename, content_type, content = render(spec, rendering, share=share)
-            keep(kept_path(report), content)
+            keep(kept_name(report), content)
     except Exception as error:
         Report.failed(report_id, error)
         raise
@@ -484,7 +482,7 @@ def prune(now: Any = None) -> int:
         )
         newest.setdefault(report.spec_key, report.finished_at)
         if replaced or now - report.asked_at > KEEP_FOR:
-            kept_path(report).unlink(missing_ok=True)
+            kept_files().delete(kept_name(report))
             report.delete()
             removed += 1
     old = Report.objects.filter(asked_at__lt=now - KEEP_FOR).exclude(status=ReportStatus.MAKING)
@@ -523,10 +521,10 @@ def _bound_size(now: Any) -> int:
         if used >= (in_use_since if is_report else parts_since):
             continue
         if is_report:
-            (kept_dir() / digest).unlink(missing_ok=True)
+            kept_files().delete(digest)
             gone_reports.append(pk)
         else:
-            parts.part_path(digest).unlink(missing_ok=True)
+            kept_files().delete(parts.part_name(digest))
             gone_parts.append(pk)
         total -= size
     for model, pks in ((Report, gone_reports), (ReportPart, gone_parts)):

@@ -25,16 +25,14 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
-from pathlib import Path
 from typing import Any
 
-from django.conf import settings
 from django.db import transaction
 from django.tasks import task
 from django.utils import timezone
 
 from scoring.models import ReportPart, ReportStatus
-from scoring.reports import heartbeat, keep, weasy
+from scoring.reports import heartbeat, keep, kept_files, read, weasy
 from scoring.reports.charts import cumulative_chart
 from scoring.reports.kept import KEEP_FOR, template_version
 
@@ -70,12 +68,14 @@ class PartFailed(Exception):
     """A part could not be made (its error, from whichever worker tried)."""
 
 
-def parts_dir() -> Path:
-    return Path(settings.REPORTS_DIR) / "parts"
+def part_name(digest: str) -> str:
+    """The name of a part's file in the reports storage (``kept_files``)."""
+    return f"parts/{digest}.pdf"
 
 
-def part_path(digest: str) -> Path:
-    return parts_dir() / f"{digest}.pdf"
+def read_part(digest: str) -> bytes:
+    """A kept part's PDF, whole: pikepdf joins bytes, wherever the storage keeps them."""
+    return read(part_name(digest))
 
 
 def _batches[T](items: Sequence[T]) -> Iterable[Sequence[T]]:
@@ -111,7 +111,7 @@ def prepare(pieces: Sequence[Piece]) -> list[ReportPart]:
             (p.digest, p) for p in ReportPart.objects.filter(digest__in=batch).only(*fields)
         )
     for part in parts.values():
-        gone = part.status == ReportStatus.READY and not part_path(part.digest).exists()
+        gone = part.status == ReportStatus.READY and not kept_files().exists(part_name(part.digest))
         if part.status == ReportStatus.FAILED or gone:
             _queue_again(part, by_digest[part.digest])
     return [parts[piece.digest] for piece in pieces]
@@ -140,11 +140,11 @@ def make_part(part_id: int) -> bool:
         with heartbeat.beating(ReportPart, part_id):
             images = {name: _chart(args) for name, args in part.charts.items()}
             pdf, pages = weasy.lay_out(part.html, images)
-            keep(part_path(part.digest), pdf)
+            keep(part_name(part.digest), pdf)
     except Exception as error:
         ReportPart.failed(part_id, error)
         raise
-    # Kept as a file now: what it was made from is given again if it is ever needed again.
+    # Kept now: what it was made from is given again if it is ever needed again.
     ReportPart.made(part_id, pages=pages, size=len(pdf), html="", charts={})
     return True
 
@@ -232,8 +232,9 @@ def prune(now: datetime | None = None) -> int:
     now = now or timezone.now()
     old = ReportPart.objects.filter(used_at__lt=now - KEEP_FOR).exclude(status=ReportStatus.MAKING)
     removed = 0
+    storage = kept_files()
     for digest in old.values_list("digest", flat=True).iterator():
-        part_path(digest).unlink(missing_ok=True)
+        storage.delete(part_name(digest))
         removed += 1
     old.delete()
     return removed

@@ -154,9 +154,9 @@ def _standings_pdf(
     starts = [0, *accumulate(counts)]
     firsts = {starts[len(front) + i]: row.position - 1 for i, row in enumerate(rows)}
     return weasy.join(
-        [parts.part_path(p.digest) for p in pages_of],
-        [parts.part_path(p.digest) for p in numbers],
-        parts.part_path(ranks_part.digest),
+        [parts.read_part(p.digest) for p in pages_of],
+        [parts.read_part(p.digest) for p in numbers],
+        parts.read_part(ranks_part.digest),
         firsts,
     )
 

@@ -90,16 +90,16 @@ def write_pdf(html: str, images: Mapping[str, bytes] | None = None) -> bytes:
 
 
 def join(
-    pdfs: Sequence[Path], numbers: Sequence[Path], ranks: Path, rank_on: Mapping[int, int]
+    pdfs: Sequence[bytes], numbers: Sequence[bytes], ranks: bytes, rank_on: Mapping[int, int]
 ) -> bytes:
-    """The parts' PDFs, in order, as one, with pikepdf (qpdf). Page i of the joined PDF is
+    """The parts' PDFs (read from the reports storage), in order, as one, with pikepdf (qpdf). Page i of the joined PDF is
     stamped with page i of ``numbers`` (their pages one after the other), and the pages in
     ``rank_on`` also with page ``rank_on[i]`` of ``ranks`` (each stamp a form drawn over the
     page). The parts' bookmarks are kept, pointing at the joined pages; the first part gives
     the document's title and language."""
     joined = pikepdf.Pdf.new()
-    sources = [pikepdf.Pdf.open(pdf) for pdf in pdfs]
-    stamps = [pikepdf.Pdf.open(path) for path in [*numbers, ranks]]
+    sources = [pikepdf.Pdf.open(io.BytesIO(pdf)) for pdf in pdfs]
+    stamps = [pikepdf.Pdf.open(io.BytesIO(pdf)) for pdf in [*numbers, ranks]]
     outline: list[pikepdf.OutlineItem] = []
     for source in sources:
         outline.extend(_bookmarks(source, offset=len(joined.pages)))

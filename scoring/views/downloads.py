@@ -28,6 +28,7 @@ from django_htmx.middleware import HtmxDetails
 from members.models import Member
 from members.roles import is_organizer
 from scoring.models import Meet, Report, ReportStatus
+from scoring.reports import kept_files, where_kept
 from scoring.reports.making import (
     Spec,
     TooManyReports,
@@ -35,8 +36,7 @@ from scoring.reports.making import (
     could_not_keep,
     current,
     is_kept,
-    kept_dir,
-    kept_path,
+    kept_name,
     take_up,
 )
 from scoring.standings import Filters
@@ -54,14 +54,15 @@ def _progress(request: HttpRequest, report: Report, *, whole: bool = False) -> H
         "ready": is_kept(report),
         # The organizer is told why, since someone must free the disk or fix the directory.
         "cannot_write": could_not_keep(report) and is_organizer(request.user),
-        "reports_dir": kept_dir(),
+        "reports_dir": where_kept(),
     }
     return render(request, template, context)
 
 
 def _file(report: Report) -> FileResponse:
+    """The kept file, read through the reports storage (on this machine or another)."""
     response = FileResponse(
-        kept_path(report).open("rb"),
+        kept_files().open(kept_name(report), "rb"),
         as_attachment=True,
         filename=report.filename,
         content_type=report.content_type,

@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Mapping
 from pathlib import Path
 
 from django.conf import settings
@@ -15,7 +16,7 @@ from django.conf import settings
 class Workers:
     """``count`` ``db_worker`` processes on the database ``database_url``, keeping the files in
     ``reports_dir``, looking for tasks every ``interval`` seconds, each writing its log into
-    ``logs_dir``. Raises ``RuntimeError`` when one stops, or they are not all looking for
+    ``logs_dir``; ``env`` adds to (or replaces) the environment they are given. Raises ``RuntimeError`` when one stops, or they are not all looking for
     tasks within ``timeout`` seconds."""
 
     def __init__(
@@ -27,12 +28,14 @@ class Workers:
         logs_dir: Path,
         interval: float = 0.2,
         timeout: float = 60,
+        env: Mapping[str, str] | None = None,
     ) -> None:
-        env = {
+        environment = {
             **os.environ,
             "DATABASE_URL": database_url,
             "SHIRAKABA_REPORTS_DIR": str(reports_dir),
             "LOG_LEVEL": "INFO",  # the worker says "Starting worker" when it looks for tasks
+            **(env or {}),
         }
         self.logs = [logs_dir / f"worker-{n}.log" for n in range(1, count + 1)]
         command = [sys.executable, "manage.py", "db_worker", "--interval", str(interval)]
@@ -40,7 +43,7 @@ class Workers:
             subprocess.Popen(
                 [*command, "--no-startup-delay", "--no-reload"],
                 cwd=settings.BASE_DIR,
-                env=env,
+                env=environment,
                 stdout=log.open("w"),
                 stderr=subprocess.STDOUT,
             )

@@ -14,9 +14,10 @@ from django.tasks import default_task_backend
 from django.utils import timezone
 
 from scoring.models import Meet, Report, ReportPart, ReportStatus
-from scoring.reports import keep, making, parts, pdf
-from scoring.reports.making import Spec, ask, kept_path, prune
+from scoring.reports import keep, kept_files, making, parts, pdf
+from scoring.reports.making import Spec, ask, kept_name, prune
 from scoring.standings import Filters, Period
+from tests.conftest import reports_kept_in
 
 pytestmark = pytest.mark.django_db
 
@@ -198,7 +199,7 @@ def kept_report(digest: str, size: int, used: timedelta) -> Report:
         asked_at=when,
         finished_at=when,
     )
-    keep(kept_path(report), b"r" * size)
+    keep(kept_name(report), b"r" * size)
     return report
 
 
@@ -211,7 +212,7 @@ def kept_part(digest: str, size: int, used: timedelta) -> ReportPart:
         used_at=when,
         finished_at=when,
     )
-    keep(parts.part_path(part.digest), b"p" * size)
+    keep(parts.part_name(part.digest), b"p" * size)
     return part
 
 
@@ -244,7 +245,7 @@ def test_a_made_part_knows_its_size(db):
     part = parts.prepare([parts.Piece(html="<p>one</p>")])[0]
     parts.make_part(part.pk)
     part.refresh_from_db()
-    assert part.size == parts.part_path(part.digest).stat().st_size > 0
+    assert part.size == kept_files().size(parts.part_name(part.digest)) > 0
 
 
 def test_the_migration_measures_the_parts_kept_already(db):
@@ -255,7 +256,7 @@ def test_the_migration_measures_the_parts_kept_already(db):
     migration = importlib.import_module("scoring.migrations.0016_report_limits")
     kept = kept_part("a", 300, timedelta(days=1))
     gone = kept_part("b", 200, timedelta(days=1))
-    parts.part_path(gone.digest).unlink()
+    kept_files().delete(parts.part_name(gone.digest))
     ReportPart.objects.update(size=0)  # as they were before the migration
     migration.measure_kept_parts(apps, None)
     sizes = dict(ReportPart.objects.values_list("digest", "size"))
@@ -278,7 +279,7 @@ COULD_NOT = "作成できませんでした"
 def unwritable(settings, tmp_path):
     """A reports directory under a regular file: no one, not even root, can make it."""
     (tmp_path / "file").write_text("not a directory")
-    settings.REPORTS_DIR = tmp_path / "file" / "reports"
+    reports_kept_in(settings, tmp_path / "file" / "reports")
 
 
 @pytest.mark.slow
@@ -328,13 +329,12 @@ def test_a_full_disk_gives_the_organizer_the_same_page_and_leaves_no_half_file(
 def test_a_file_the_disk_could_not_hold_is_not_left_half_written(tmp_path):
     """A real short write: the process may write no more than 1,000 bytes a file, as on a
     disk that fills up in the middle of a report."""
-    kept = tmp_path / "reports" / "digest"
     limits = resource.getrlimit(resource.RLIMIT_FSIZE)
     before = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     resource.setrlimit(resource.RLIMIT_FSIZE, (1000, limits[1]))
     try:
         with pytest.raises(OSError) as raised:
-            keep(kept, b"x" * 5000)
+            keep("digest", b"x" * 5000)  # into tmp_path / "reports" (conftest)
     finally:
         resource.setrlimit(resource.RLIMIT_FSIZE, limits)
         signal.signal(signal.SIGXFSZ, before)

@@ -1,14 +1,24 @@
 """End to end with real workers: a report asked for is queued, two `manage.py db_worker`
 processes (django-tasks-db) make it, its parts shared between them, while the page polls its
 progress; the file downloads, and asked for again it comes from what was kept, with nothing
-queued. On SQLite and on
-PostgreSQL (whichever DATABASE_URL the run uses)."""
+queued. A worker and a web server with data directories of their own share a report through
+the reports storage. On SQLite and on PostgreSQL (whichever DATABASE_URL the run uses)."""
 
 import io
+import os
+import socket
+import subprocess
+import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 
+import httpx
 import pytest
+from django.conf import settings
 from django.db import connection
+from django.test import Client
 from django_tasks_db.models import DBTaskResult
 from pypdf import PdfReader
 
@@ -242,3 +252,101 @@ def test_a_worker_stopped_with_sigterm_finishes_the_report_in_hand_and_exits(
         a_valid_pdf(member_client, Report.objects.get())
     finally:
         pool.stop()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextmanager
+def web_server(env: dict[str, str], log: Path) -> Iterator[str]:
+    """gunicorn serving the app with ``env`` added to its environment, until the block ends;
+    its base URL."""
+    port = free_port()
+    command = ["-m", "gunicorn", "shirakaba.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", "1"]
+    with log.open("w") as output:
+        process = subprocess.Popen(
+            [sys.executable, *command],
+            cwd=settings.BASE_DIR,
+            env={**os.environ, **env},
+            stdout=output,
+            stderr=subprocess.STDOUT,
+        )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + MINUTE
+        while True:
+            assert process.poll() is None, "gunicorn stopped: " + log.read_text()
+            assert time.monotonic() < deadline, "gunicorn did not answer: " + log.read_text()
+            try:
+                httpx.get(f"{base}/login/")
+                break
+            except httpx.TransportError:
+                time.sleep(0.1)
+        yield base
+    finally:
+        process.terminate()
+        process.wait(30)
+
+
+def test_a_report_a_worker_made_with_one_data_directory_is_served_by_a_web_server_with_another(
+    bob, club_rule, tmp_path
+):
+    """Two machines, as far as one host can show them: the worker has the data directory A,
+    the web server (gunicorn) B; they share only the database and the reports storage (a
+    directory S here, a bucket between real machines), and the secret key, so that a person
+    signed in stays signed in whichever web server answers."""
+    make_club(club_rule, members=8, meets=2)
+    machine_a, machine_b, shared = tmp_path / "a", tmp_path / "b", tmp_path / "shared"
+    both = {"SECRET_KEY": settings.SECRET_KEY, "SHIRAKABA_CACHE_URL": ""}
+    web = {
+        **both,
+        "DATABASE_URL": database_url(),
+        "SHIRAKABA_DATA_DIR": str(machine_b),
+        "SHIRAKABA_REPORTS_DIR": str(shared),
+        "STATICFILES_BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage",
+    }
+    signed_in = Client()
+    signed_in.force_login(bob)  # the session is a row in the shared database
+    cookies = {"sessionid": signed_in.cookies["sessionid"].value}
+    pool = Workers(
+        1,
+        database_url=database_url(),
+        reports_dir=shared,
+        logs_dir=tmp_path,
+        interval=0.1,
+        env={**both, "SHIRAKABA_DATA_DIR": str(machine_a)},
+    )
+    try:
+        with (
+            web_server(web, tmp_path / "web.log") as base,
+            httpx.Client(base_url=base, cookies=cookies) as browser,
+        ):
+            asked = browser.get("/reports/standings.pdf?period=2025-H2")
+            assert asked.status_code == 302  # queued by the web server, for the worker
+            report = Report.objects.get()
+            assert asked.headers["Location"] == f"/reports/{report.digest}/"
+            deadline = time.monotonic() + 3 * MINUTE
+            while "data-autodownload" not in (
+                html := browser.get(asked.headers["Location"], headers={"HX-Request": "true"}).text
+            ):
+                assert "作成できませんでした" not in html
+                assert pool.alive(), "the worker stopped"
+                assert time.monotonic() < deadline, "no report within 3 minutes"
+                time.sleep(0.3)
+            served = browser.get(f"/reports/{report.digest}/file")
+    finally:
+        pool.stop()
+    assert served.status_code == 200 and served.content.startswith(b"%PDF-")
+    text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(served.content)).pages)
+    assert "会員000" in text
+    task = DBTaskResult.objects.get(task_path__endswith="make_report")
+    assert task.status == "SUCCESSFUL" and task.worker_ids  # made by the worker, not the web
+    # Kept in the shared storage only: neither machine's data directory holds a report.
+    assert (shared / report.digest).read_bytes() == served.content
+    for machine in (machine_a, machine_b):
+        assert not (machine / "reports").exists()
+    # The cache is each machine's own (the charts the worker drew are in A's).
+    assert list((machine_a / "cache").iterdir()) and not (machine_b / "cache").exists()

@@ -12,6 +12,7 @@ from pypdf import PdfReader
 from members.models import Member
 from scoring.imports import import_results
 from scoring.models import Hanchan, Meet
+from scoring.reports import kept_files
 from scoring.reports.games_csv import render_games_csv
 from scoring.reports.pdf import (
     render_meet_pdf,
@@ -259,11 +260,11 @@ def test_a_part_that_fails_fails_the_report_and_is_made_again_when_asked_again(c
     assert part.status == ReportStatus.READY and part.pages == 1
     assert part.html == ""  # what it was made from is not kept once the file is
     # A kept part whose file is gone is made again too, from the HTML given again.
-    parts.part_path(part.digest).unlink()
+    kept_files().delete(parts.part_name(part.digest))
     (again,) = parts.prepare([parts.Piece("<p>日別成績表</p>")])
     assert again.status == ReportStatus.QUEUED
     parts.make_all([again])
-    assert "日別成績表" in pdf_text(parts.part_path(part.digest).read_bytes())
+    assert "日別成績表" in pdf_text(parts.read_part(part.digest))
 
 
 @pytest.mark.slow
@@ -306,7 +307,8 @@ def test_parts_nobody_used_for_a_month_are_pruned(club, settings):
     ReportPart.objects.filter(pk=old.pk).update(used_at=timezone.now() - timedelta(days=31))
     assert prune() == 1
     assert list(ReportPart.objects.values_list("pk", flat=True)) == [new.pk]
-    assert not parts.part_path(old.digest).exists() and parts.part_path(new.digest).exists()
+    kept = kept_files()
+    assert not kept.exists(parts.part_name(old.digest)) and kept.exists(parts.part_name(new.digest))
 
 
 @pytest.mark.slow

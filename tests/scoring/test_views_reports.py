@@ -14,8 +14,8 @@ from django.tasks import default_task_backend
 from django.utils import timezone
 
 from scoring.models import Hanchan, Meet, Report, ReportStatus
-from scoring.reports import making, pdf, xlsx
-from scoring.reports.making import Spec, ask, kept_path, prune
+from scoring.reports import keep, kept_files, making, pdf, xlsx
+from scoring.reports.making import Spec, ask, kept_name, prune
 from scoring.standings import Filters, Period
 
 pytestmark = pytest.mark.django_db
@@ -54,7 +54,7 @@ def test_a_report_asked_for_is_made_by_its_task_and_served(member_client, record
     assert b"".join(response.streaming_content) == b"%PDF call 1"
     assert response["Content-Disposition"] == 'attachment; filename="2025-H1.pdf"'
     report = Report.objects.get()
-    assert report.status == ReportStatus.READY and kept_path(report).exists()
+    assert report.status == ReportStatus.READY and kept_files().exists(kept_name(report))
     # The task wrote its progress into the row while it ran.
     assert fake.rows_seen == [("Member pages", 2, 3)]
 
@@ -192,7 +192,7 @@ def test_a_kept_report_not_asked_for_in_a_month_and_a_replaced_one_are_pruned(re
         asked_at=timezone.now(),
         finished_at=timezone.now() - timedelta(minutes=90),
     )
-    kept_path(newer).write_bytes(b"newer")
+    keep(kept_name(newer), b"newer")
     forgotten = Report.objects.create(
         digest="c" * 64,
         spec={},
@@ -201,11 +201,11 @@ def test_a_kept_report_not_asked_for_in_a_month_and_a_replaced_one_are_pruned(re
         asked_at=timezone.now() - timedelta(days=31),
         finished_at=timezone.now() - timedelta(days=31),
     )
-    kept_path(forgotten).write_bytes(b"old")
-    path = kept_path(old)
-    assert path.exists()
+    keep(kept_name(forgotten), b"old")
+    kept = kept_files()
+    assert kept.exists(kept_name(old))
     assert prune() == 2
-    assert not path.exists() and not kept_path(forgotten).exists()
+    assert not kept.exists(kept_name(old)) and not kept.exists(kept_name(forgotten))
     assert list(Report.objects.values_list("digest", flat=True)) == ["b" * 64]
 
 

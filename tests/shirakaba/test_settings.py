@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from django.core.exceptions import ImproperlyConfigured
 
 import shirakaba.settings
 
@@ -125,3 +126,62 @@ def test_the_docstring_names_every_environment_variable_the_settings_read():
     assert {"SECRET_KEY", "HTTPS", "STATICFILES_BACKEND", "LOG_LEVEL"} <= read  # the search works
     named = set(re.findall(r"``([A-Z_]+)``", shirakaba.settings.__doc__))
     assert read <= named, read - named
+
+
+class TestTheCacheFromItsUrl:
+    """SHIRAKABA_CACHE_URL: the file cache under the data directory unless it names another."""
+
+    def test_by_default_a_file_cache_under_the_data_directory(self, tmp_path):
+        cache = shirakaba.settings.cache_from_url("", tmp_path)
+        assert cache["BACKEND"] == "django.core.cache.backends.filebased.FileBasedCache"
+        assert cache["LOCATION"] == tmp_path / "cache"
+
+    def test_a_file_cache_elsewhere(self, tmp_path):
+        cache = shirakaba.settings.cache_from_url("file:///var/cache/shirakaba", tmp_path)
+        assert cache["BACKEND"] == "django.core.cache.backends.filebased.FileBasedCache"
+        assert cache["LOCATION"] == Path("/var/cache/shirakaba")
+
+    def test_each_process_its_own(self, tmp_path):
+        cache = shirakaba.settings.cache_from_url("locmem://", tmp_path)
+        assert cache["BACKEND"] == "django.core.cache.backends.locmem.LocMemCache"
+
+    def test_redis_with_djangos_own_backend(self, tmp_path, monkeypatch):
+        monkeypatch.setattr(shirakaba.settings, "importable", lambda *modules: True)
+        url = "redis://cache.example:6379/0,redis://replica.example:6379/0"
+        cache = shirakaba.settings.cache_from_url(url, tmp_path)
+        assert cache == {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}
+
+    def test_redis_without_its_client_says_what_to_install(self, tmp_path, monkeypatch):
+        monkeypatch.setattr(shirakaba.settings, "importable", lambda *modules: False)
+        with pytest.raises(ImproperlyConfigured, match="pip install redis"):
+            shirakaba.settings.cache_from_url("redis://127.0.0.1:6379/0", tmp_path)
+
+    @pytest.mark.parametrize("url", ["memcached://127.0.0.1", "file://", "/var/cache"])
+    def test_anything_else_is_refused(self, tmp_path, url):
+        with pytest.raises(ImproperlyConfigured, match="SHIRAKABA_CACHE_URL"):
+            shirakaba.settings.cache_from_url(url, tmp_path)
+
+
+CACHE_PROBE = (
+    "import json, django; from django.conf import settings; django.setup(); "
+    "print(json.dumps({k: str(v) for k, v in settings.CACHES['default'].items()}))"
+)
+
+
+@pytest.mark.slow  # a fresh interpreter
+def test_the_cache_is_read_from_the_environment(tmp_path):
+    def cache(**env: str) -> dict:
+        environ = {k: v for k, v in os.environ.items() if k != "SHIRAKABA_CACHE_URL"}
+        environ.update(SHIRAKABA_DATA_DIR=str(tmp_path), **env)
+        out = subprocess.run(
+            [sys.executable, "-c", CACHE_PROBE],
+            cwd=ROOT,
+            env=environ,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        return json.loads(out.stdout)
+
+    assert cache()["LOCATION"] == str(tmp_path / "cache")
+    assert cache(SHIRAKABA_CACHE_URL="locmem://")["BACKEND"].endswith("LocMemCache")

@@ -27,7 +27,8 @@ from django.core.management.base import BaseCommand, CommandError
 
 from scoring.models import Meet, ReportStatus, StandingsGroup
 from scoring.notation import MeetKind
-from scoring.reports.making import Spec, ask, is_kept, kept_path
+from scoring.reports import kept_files
+from scoring.reports.making import Spec, ask, is_kept, kept_name
 from scoring.standings import Filters, Period
 
 
@@ -116,7 +117,11 @@ class Command(BaseCommand):
         bar.end()
         if not is_kept(report):
             raise CommandError(f"The report could not be made: {report.error}")
-        shutil.copyfile(kept_path(report), options["output"])
+        with (
+            kept_files().open(kept_name(report), "rb") as kept,
+            open(options["output"], "wb") as out,
+        ):
+            shutil.copyfileobj(kept, out)
         self.stdout.write(f"Wrote {options['output']} ({report.size:,} bytes).")
 
     def _group(self, text: str | None) -> StandingsGroup | None:

@@ -27,6 +27,7 @@ from datetime import date, timedelta
 from pathlib import Path
 from typing import Any, TextIO, cast
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.test.utils import override_settings
 
@@ -161,7 +162,16 @@ class Command(BaseCommand):
         times: dict[str, float] = {}
         with (
             tempfile.TemporaryDirectory() as reports_dir,
-            override_settings(REPORTS_DIR=Path(reports_dir)),
+            override_settings(
+                REPORTS_DIR=Path(reports_dir),
+                STORAGES={
+                    **settings.STORAGES,
+                    "reports": {
+                        "BACKEND": "django.core.files.storage.FileSystemStorage",
+                        "OPTIONS": {"location": reports_dir},
+                    },
+                },
+            ),
         ):
             folder = Path(reports_dir)
             database_url = os.environ.get("DATABASE_URL", "")
