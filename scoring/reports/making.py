@@ -157,9 +157,7 @@ class Spec:
         if self.kind in SMALL_KINDS:
             return True
         if self.kind == "standings.pdf":
-            from scoring.reports.pdf import is_monthly
-
-            return is_monthly(Period.parse(self.period))
+            return Period.parse(self.period).is_monthly
         return False
 
 

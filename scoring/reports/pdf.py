@@ -161,20 +161,9 @@ def _standings_pdf(
     )
 
 
-def is_monthly(period: Period) -> bool:
-    """A period within one calendar month (a month, or a range inside one) has the monthly
-    report: no member pages."""
-    return bool(
-        period.start
-        and period.end
-        and period.start.month == period.end.month
-        and period.start.year == period.end.year
-    )
-
-
 def standings_title(period: Period) -> str:
     """月間成績表, 半期成績表, 年間成績表, or 成績表 for any other span."""
-    if is_monthly(period):
+    if period.is_monthly:
         return _("Monthly standings")
     if period.kind is PeriodKind.HALF:
         return _("Half-year standings")
@@ -191,7 +180,7 @@ def render_standings_pdf(
     share: bool = False,
 ) -> tuple[str, str, bytes]:
     """月間成績表 for a month; 半期成績表 (with a page per member) for a half-year or longer."""
-    monthly = is_monthly(filters.period)
+    monthly = filters.period.is_monthly
     if with_members is None:
         with_members = not monthly
     rows = compute_standings(filters)
