@@ -20,9 +20,12 @@ from django.utils.translation import gettext as _
 
 from scoring.models import Meet, ReportPart
 from scoring.reports import Progress, no_progress, parts, weasy
+from scoring.reports.cells import lay_out
 from scoring.reports.charts import cumulative_chart
 from scoring.standings import (
+    STANDINGS,
     Filters,
+    Medium,
     MemberRecord,
     Period,
     PeriodKind,
@@ -30,10 +33,10 @@ from scoring.standings import (
     StandingRow,
     big_hand_list,
     compute_standings,
-    counts_wins,
     meet_sheet,
     member_record,
     member_records,
+    shown_for,
 )
 from scoring.templatetags.scoring_tags import meet_date
 
@@ -189,8 +192,8 @@ def render_standings_pdf(
         "filters": filters,
         "period_label": filters.heading,
         "rows": rows,
+        "table": lay_out(STANDINGS.shown(Medium.PDF, shown_for(filters, rows)), rows),
         "place_columns": PlaceColumns.of(rows),
-        "wins": counts_wins(filters),
         "big_hands": big_hand_list(filters),
         "chombo_rows": [r for r in rows if r.chombo],
         "attendance": sorted(rows, key=lambda r: (-r.meets, r.furigana)),

@@ -29,6 +29,7 @@ from __future__ import annotations
 from scoring.periods import FIRST_DAY, LAST_DAY, Period, PeriodKind, PeriodOutOfRange
 from scoring.standings.club import (
     SORT_KEYS,
+    STANDINGS,
     Filters,
     PlaceColumns,
     StandingRow,
@@ -36,8 +37,10 @@ from scoring.standings.club import (
     counts_wins,
     results_for,
     selection,
+    shown_for,
     sort_standings,
 )
+from scoring.standings.columns import Column, Format, Medium, Shown, Table
 from scoring.standings.games import GameRow, big_hand_list, game_rows
 from scoring.standings.meet import (
     MeetSheet,
@@ -49,6 +52,7 @@ from scoring.standings.meet import (
     tables_for,
 )
 from scoring.standings.member import (
+    MEMBER_GAMES,
     DayLine,
     GameLine,
     MemberRecord,
@@ -61,11 +65,16 @@ from scoring.standings.member import (
 __all__ = [
     "FIRST_DAY",
     "LAST_DAY",
+    "MEMBER_GAMES",
     "SORT_KEYS",
+    "STANDINGS",
+    "Column",
     "DayLine",
     "Filters",
+    "Format",
     "GameLine",
     "GameRow",
+    "Medium",
     "MeetSheet",
     "MemberRecord",
     "MonthLine",
@@ -76,7 +85,9 @@ __all__ = [
     "SheetGame",
     "SheetLine",
     "SheetRound",
+    "Shown",
     "StandingRow",
+    "Table",
     "big_hand_list",
     "compute_standings",
     "counts_wins",
@@ -88,6 +99,7 @@ __all__ = [
     "member_records",
     "results_for",
     "selection",
+    "shown_for",
     "sort_standings",
     "tables_for",
 ]

@@ -10,10 +10,12 @@ from decimal import ROUND_HALF_UP, Decimal
 from functools import cached_property
 
 from django.db.models import Count, Max, Q, QuerySet, Sum
+from django.utils.translation import gettext_lazy as _
 
 from members.models import Member
 from scoring.models import BigHand, HanchanResult, RuleSet, StandingsGroup
 from scoring.periods import Period
+from scoring.standings.columns import Column, Format, Medium, Shown, Table
 
 TENTH = Decimal("0.1")
 HUNDREDTH = Decimal("0.01")
@@ -300,3 +302,176 @@ def sort_standings(rows: list[StandingRow], key: str) -> list[StandingRow]:
     """Reorder for display (positions stay as computed). Unknown keys keep the order."""
     sort_key = SORT_KEYS.get(key)
     return sorted(rows, key=sort_key) if sort_key else rows
+
+
+def _not_wins(shown: Shown) -> bool:
+    return not shown.wins
+
+
+def _wins(shown: Shown) -> bool:
+    return shown.wins
+
+
+def _four(shown: Shown) -> bool:
+    return shown.four
+
+
+def _three(shown: Shown) -> bool:
+    return shown.three
+
+
+def _three_not_wins(shown: Shown) -> bool:
+    return shown.three and not shown.wins
+
+
+NOT_ON_PDF = frozenset({Medium.PAGE, Medium.SHEET, Medium.CSV})  # the A4 page is narrower
+SHEET_ONLY = frozenset({Medium.SHEET})
+
+# The Excel's order: 3-player places at the end, below-zero (箱割れ) before attendance.
+SHEET_ORDER = (
+    "position",
+    "name",
+    "games",
+    "wins",
+    "win_rate",
+    "total",
+    "average_place",
+    "place1",
+    "place2",
+    "place3",
+    "place4",
+    "big_hands",
+    "chombo",
+    "average",
+    "top_rate",
+    "top_two_rate",
+    "last_avoid_rate",
+    "best_game",
+    "highest_score",
+    "below_zero",
+    "meets",
+    "three_place1",
+    "three_place2",
+    "three_place3",
+    "average_place3",
+)
+# The PDF's order: the average P beside the total.
+PDF_ORDER = (
+    "position",
+    "name",
+    "games",
+    "wins",
+    "win_rate",
+    "total",
+    "average",
+)
+
+STANDINGS: Table[StandingRow] = Table(
+    (
+        Column("position", _("Rank"), lambda r: r.position, sort="position"),
+        Column("name", _("Name"), lambda r: r.name, Format.TEXT, sort="name", heads_row=True),
+        Column("games", _("Games"), lambda r: r.games, sort="games"),
+        # A 1-0-0-0 group (カンターン) counts wins and the win rate instead of P.
+        Column("wins", _("Wins"), lambda r: r.wins, when=_wins, sort="total", strong=True),
+        Column(
+            "win_rate", _("Win rate"), lambda r: r.top_rate, Format.RATE, _wins, sort="top_rate"
+        ),
+        Column(
+            "total",
+            _("Total P"),
+            lambda r: r.total,
+            Format.P,
+            _not_wins,
+            sort="total",
+            strong=True,
+            signed=True,
+        ),
+        # Place counts: 4-player and 3-player apart, each when the group has such games.
+        Column("place1", _("1st"), lambda r: r.places[0], when=_four),
+        Column("place2", _("2nd"), lambda r: r.places[1], when=_four),
+        Column("place3", _("3rd"), lambda r: r.places[2], when=_four),
+        Column("place4", _("4th"), lambda r: r.places[3], when=_four),
+        Column("three_place1", _("3-player 1st"), lambda r: r.places3[0], when=_three),
+        Column("three_place2", _("3-player 2nd"), lambda r: r.places3[1], when=_three),
+        Column("three_place3", _("3-player 3rd"), lambda r: r.places3[2], when=_three),
+        Column(
+            "average",
+            _("Average P"),
+            lambda r: r.average,
+            Format.P,
+            _not_wins,
+            sort="average",
+            signed=True,
+        ),
+        Column(
+            "average_place",
+            _("Average place"),
+            lambda r: r.average_place,
+            Format.PLACE,
+            _not_wins,
+            sort="average_place",
+        ),
+        Column(
+            "top_rate", _("Top rate"), lambda r: r.top_rate, Format.RATE, _not_wins, sort="top_rate"
+        ),
+        Column(
+            "top_two_rate",
+            _("Top-two rate"),
+            lambda r: r.top_two_rate,
+            Format.RATE,
+            _not_wins,
+            sort="top_two_rate",
+        ),
+        Column(
+            "last_avoid_rate",
+            _("Last-avoid rate"),
+            lambda r: r.last_avoid_rate,
+            Format.RATE,
+            _not_wins,
+            sort="last_avoid_rate",
+        ),
+        Column(
+            "best_game",
+            _("Best game"),
+            lambda r: r.best_game,
+            Format.P,
+            _not_wins,
+            NOT_ON_PDF,
+            sort="best_game",
+        ),
+        Column(
+            "highest_score",
+            _("Highest score"),
+            lambda r: r.highest_score,
+            Format.POINTS,
+            _not_wins,
+            NOT_ON_PDF,
+            sort="highest_score",
+        ),
+        Column(
+            "average_place3",
+            _("3-player average place"),
+            lambda r: r.average_place3,
+            Format.PLACE,
+            _three_not_wins,
+            SHEET_ONLY,
+        ),
+        Column(
+            "below_zero", _("Below zero"), lambda r: r.below_zero, when=_not_wins, on=SHEET_ONLY
+        ),
+        Column("big_hands", _("Mangan or better"), lambda r: r.big_hand_total, sort="big_hands"),
+        Column("chombo", _("Chombo"), lambda r: r.chombo, sort="chombo"),
+        Column("meets", _("Meets attended"), lambda r: r.meets, on=NOT_ON_PDF, sort="meets"),
+    ),
+    orders={
+        Medium.SHEET: SHEET_ORDER,
+        Medium.PDF: PDF_ORDER,
+    },
+)
+"""The standings table, in the page's order."""
+
+
+def shown_for(filters: Filters, rows: Iterable[StandingRow]) -> Shown:
+    """Which of the standings columns a table of ``rows`` under ``filters`` shows."""
+    places = PlaceColumns.of(rows)
+    return Shown(wins=counts_wins(filters), four=places.four, three=places.three)

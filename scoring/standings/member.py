@@ -18,6 +18,7 @@ from scoring.standings.club import (
     compute_standings,
     results_for,
 )
+from scoring.standings.columns import Column, Format, Table
 
 
 @dataclass
@@ -186,3 +187,22 @@ def _record(summary: StandingRow | None, results: Iterable[HanchanResult]) -> Me
         else:
             meets.append(DayLine(g.date, g.meet_kind, [g], g.total))
     return MemberRecord(summary, games, list(months.values()), meets)
+
+
+MEMBER_GAMES: Table[GameLine] = Table(
+    (
+        Column("date", "日付", lambda g: g.date, Format.DATE),
+        Column("meet", "例会", lambda g: g.meet_kind, Format.TEXT),
+        Column("round", "回戦", lambda g: g.round_no),
+        Column("table", "卓", lambda g: g.table_no),
+        Column("seat", "席", lambda g: g.seat, Format.TEXT),
+        Column("score", "持ち点", lambda g: g.score, Format.POINTS),
+        Column("place", "順位", lambda g: g.place),
+        Column("total", "P", lambda g: g.total, Format.P),
+        Column("cumulative", "累計", lambda g: g.cumulative, Format.P),
+        Column("chombo", "錯和", lambda g: g.chombo or None),
+        Column("big_hands", "満貫以上", lambda g: "、".join(g.big_hands) or None, Format.TEXT),
+    )
+)
+"""A member's games, one row each (the Excel's sheet per member; its headings are the score
+sheet's words, as on the games sheet)."""

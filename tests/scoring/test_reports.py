@@ -12,6 +12,7 @@ from pypdf import PdfReader
 from members.models import Member
 from scoring.imports import import_results
 from scoring.models import Hanchan, Meet
+from scoring.reports.cells import headings
 from scoring.reports.games_csv import render_games_csv
 from scoring.reports.pdf import (
     render_meet_pdf,
@@ -19,8 +20,16 @@ from scoring.reports.pdf import (
     render_standings_pdf,
     standings_title,
 )
-from scoring.reports.xlsx import STANDINGS_HEADER, TITLE_ROWS, render_standings_xlsx
-from scoring.standings import Filters, Period, big_hand_list, compute_standings
+from scoring.reports.xlsx import TITLE_ROWS, render_standings_xlsx
+from scoring.standings import (
+    STANDINGS,
+    Filters,
+    Medium,
+    Period,
+    Shown,
+    big_hand_list,
+    compute_standings,
+)
 from scoring.templatetags.scoring_tags import signed_p
 from tests.scoring.test_standings_views import make_club
 
@@ -41,6 +50,12 @@ FIRST_COLUMNS = [
     "満貫以上",
     "錯和",
 ]
+
+
+def standings_header() -> list[str]:
+    """The Excel's standings header for a group of 4-player games counting P: the
+    declaration's (``standings.STANDINGS``) in its Excel order."""
+    return headings(STANDINGS.shown(Medium.SHEET, Shown()))
 
 
 def pdf_text(data: bytes) -> str:
@@ -359,7 +374,7 @@ def test_the_xlsx_matches_the_standings_cell_by_cell(club):
     sheet = book["成績表"]
     header = [c.value for c in sheet[TITLE_ROWS + 1]]
     assert header[:11] == FIRST_COLUMNS
-    assert header == STANDINGS_HEADER
+    assert header == standings_header()
     rows = compute_standings(H2)
     assert sheet.max_row == TITLE_ROWS + 1 + len(rows)
     body = sheet.iter_rows(min_row=TITLE_ROWS + 2, values_only=True)

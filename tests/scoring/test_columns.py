@@ -1,0 +1,151 @@
+"""The tables' column declarations (scoring/standings/columns.py): one per table, read by the
+page, the PDF, the Excel and the CSV."""
+
+from __future__ import annotations
+
+from decimal import Decimal as D
+
+import pytest
+
+from scoring.imports import COLUMNS
+from scoring.reports.cells import csv_text, headings, lay_out, sheet_value, text
+from scoring.reports.games_csv import GAMES
+from scoring.standings import MEMBER_GAMES, STANDINGS, Format, Medium, Shown
+
+
+def keys(columns) -> list[str]:
+    return [c.key for c in columns]
+
+
+def test_the_excel_keeps_its_standings_header():
+    """The spreadsheet's columns, in Japanese and in their order, as the club's sheets have
+    them (its formulas point at the letters)."""
+    assert headings(STANDINGS.shown(Medium.SHEET, Shown())) == [
+        "順位",
+        "氏名",
+        "半荘数",
+        "合計P",
+        "平均順位",
+        "1位",
+        "2位",
+        "3位",
+        "4位",
+        "満貫以上",
+        "錯和",
+        "平均P",
+        "トップ率",
+        "連対率",
+        "ラス回避率",
+        "最高P",
+        "最高持ち点",
+        "箱割れ",
+        "出席回数",
+    ]
+    three = headings(STANDINGS.shown(Medium.SHEET, Shown(three=True)))
+    assert three[-4:] == ["三人打ち1位", "三人打ち2位", "三人打ち3位", "三人打ち平均順位"]
+
+
+def test_the_page_shows_the_standings_in_its_order():
+    assert keys(STANDINGS.shown(Medium.PAGE, Shown())) == [
+        "position",
+        "name",
+        "games",
+        "total",
+        "place1",
+        "place2",
+        "place3",
+        "place4",
+        "average",
+        "average_place",
+        "top_rate",
+        "top_two_rate",
+        "last_avoid_rate",
+        "best_game",
+        "highest_score",
+        "big_hands",
+        "chombo",
+        "meets",
+    ]
+
+
+def test_a_group_counting_wins_shows_wins_and_the_win_rate_instead_of_p():
+    shown = keys(STANDINGS.shown(Medium.PAGE, Shown(wins=True, four=False, three=True)))
+    assert shown == [
+        "position",
+        "name",
+        "games",
+        "wins",
+        "win_rate",
+        "three_place1",
+        "three_place2",
+        "three_place3",
+        "big_hands",
+        "chombo",
+        "meets",
+    ]
+
+
+def test_the_a4_pdf_leaves_out_the_widest_figures_and_keeps_its_order():
+    pdf = keys(STANDINGS.shown(Medium.PDF, Shown()))
+    page = keys(STANDINGS.shown(Medium.PAGE, Shown()))
+    assert [k for k in page if k not in pdf] == ["best_game", "highest_score", "meets"]
+    assert pdf[:9] == ["position", "name", "games", "total", "average", *page[4:8]]
+
+
+def test_every_column_has_its_own_key():
+    for table in (STANDINGS, MEMBER_GAMES, GAMES):
+        assert len(table.by_key) == len(table.columns)
+
+
+def test_the_games_csv_is_the_import_format():
+    assert headings(GAMES.shown(Medium.CSV)) == [names[0] for names in COLUMNS.values()]
+    assert keys(GAMES.shown(Medium.SHEET))[6:9] == ["score", "place", "total"]
+    assert headings(MEMBER_GAMES.shown(Medium.SHEET))[5:9] == ["持ち点", "順位", "P", "累計"]
+
+
+@pytest.mark.parametrize(
+    ("kind", "value", "page", "sheet", "csv"),
+    [
+        (Format.P, D("-33.24"), "\u221233.2", D("-33.2"), "-33.24"),
+        (Format.P, D("0"), "0.0", D("0.0"), "0"),
+        (Format.POINTS, 32600, "32,600", 32600, "32600"),
+        (Format.RATE, D("0.333"), "33.3%", D("0.333"), "0.333"),
+        (Format.RATE, None, "—", None, ""),
+        (Format.PLACE, D("2.25"), "2.25", D("2.25"), "2.25"),
+        (Format.COUNT, 3, "3", 3, "3"),
+        (Format.TEXT, "=1+1", "=1+1", "=1+1", "'=1+1"),
+    ],
+)
+def test_a_value_is_written_by_its_kind(kind, value, page, sheet, csv):
+    assert text(kind, value) == page
+    assert sheet_value(kind, value) == sheet
+    assert csv_text(kind, value) == csv
+
+
+def test_each_cell_is_written_once_with_its_class():
+    class Row:
+        position, name, games, total, places, average = (
+            1,
+            "青木",
+            2,
+            D("-5"),
+            (0, 1, 1, 0),
+            D("-2.5"),
+        )
+
+    columns = [STANDINGS.by_key[k] for k in ("position", "name", "total", "place1", "average")]
+    laid = lay_out(columns, [Row()])
+    assert [(h.text, h.css, h.sort) for h in laid.headings] == [
+        ("順位", "num", "position"),
+        ("氏名", "", "name"),
+        ("合計P", "num", "total"),
+        ("1位", "num", None),
+        ("平均P", "num", "average"),
+    ]
+    assert [(c.text, c.css) for c in laid.lines[0].cells] == [
+        ("1", "num"),
+        ("青木", ""),
+        ("\u22125.0", "num strong neg"),
+        ("0", "num"),
+        ("\u22122.5", "num neg"),
+    ]
