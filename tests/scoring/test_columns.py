@@ -3,14 +3,30 @@ page, the PDF, the Excel and the CSV."""
 
 from __future__ import annotations
 
+import io
 from decimal import Decimal as D
 
 import pytest
+from openpyxl import load_workbook
+from pypdf import PdfReader
 
 from scoring.imports import COLUMNS
 from scoring.reports.cells import csv_text, headings, lay_out, sheet_value, text
-from scoring.reports.games_csv import GAMES
-from scoring.standings import MEMBER_GAMES, STANDINGS, Format, Medium, Shown
+from scoring.reports.games_csv import GAMES, render_games_csv
+from scoring.reports.pdf import render_standings_pdf
+from scoring.reports.xlsx import TITLE_ROWS, render_standings_xlsx
+from scoring.standings import (
+    MEMBER_GAMES,
+    STANDINGS,
+    Column,
+    Filters,
+    Format,
+    Medium,
+    Period,
+    Shown,
+    compute_standings,
+)
+from tests.scoring.test_standings_views import make_club
 
 
 def keys(columns) -> list[str]:
@@ -149,3 +165,47 @@ def test_each_cell_is_written_once_with_its_class():
         ("0", "num"),
         ("\u22122.5", "num neg"),
     ]
+
+
+@pytest.mark.slow  # it lays out a PDF
+def test_a_column_added_to_the_declaration_is_on_the_page_in_the_pdf_excel_and_csv(
+    monkeypatch, club_rule, client, alice
+):
+    """One ``Column`` more in a declaration, and every medium shows it: the standings page,
+    the PDF and the Excel (the standings table), the CSV and the Excel's games sheet (the
+    games table)."""
+    make_club(club_rule, members=4, meets=1)
+    figure = Column("figure", "試し", lambda r: r.games * 1000 + 234, Format.POINTS)
+    monkeypatch.setattr(STANDINGS, "columns", STANDINGS.with_column(figure, after="games"))
+    mark = Column("mark", "印", lambda g: g.score + 1, Format.POINTS)
+    monkeypatch.setattr(GAMES, "columns", GAMES.with_column(mark))
+    filters = Filters(period=Period.parse("all"))
+    rows = compute_standings(filters)
+    games = rows[0].games  # every member played every game of the meet
+    assert {r.games for r in rows} == {games}
+    written = f"{games},234"  # games × 1000 + 234, with the thousands separator
+
+    client.force_login(alice)
+    page = client.get("/standings/?period=all").content.decode()
+    heading = page.index(">試し<")
+    assert page.index(">半荘数<") < heading < page.index(">合計P<")
+    assert page.count(f'<td class="num">{written}</td>') == len(rows)
+
+    pdf = render_standings_pdf(filters, with_members=False)[2]
+    text = "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf)).pages)
+    assert "試し" in text and text.count(written) == len(rows)
+
+    book = load_workbook(io.BytesIO(render_standings_xlsx(filters, with_members=False)[2]))
+    header = [c.value for c in book["成績表"][TITLE_ROWS + 1]]
+    assert header[-1] == "試し"  # the Excel's columns keep their letters: a new one is last
+    cells = [row[-1] for row in book["成績表"].iter_rows(min_row=TITLE_ROWS + 2)]
+    assert [(c.value, c.number_format) for c in cells] == [(games * 1000 + 234, "#,##0")] * len(
+        rows
+    )
+    sheet = book["全対局"]
+    assert sheet.cell(TITLE_ROWS + 1, sheet.max_column).value == "印"
+
+    lines = render_games_csv(filters)[2].decode("utf-8-sig").splitlines()
+    assert lines[0].endswith(",印")
+    scores = [int(line.split(",")[6]) for line in lines[1:]]
+    assert [int(line.split(",")[-1]) for line in lines[1:]] == [s + 1 for s in scores]
