@@ -14,6 +14,7 @@ from scoring.imports import import_results
 from scoring.models import Hanchan, Meet
 from scoring.reports.cells import headings
 from scoring.reports.games_csv import render_games_csv
+from scoring.reports.making import RENDERERS, ReportKind
 from scoring.reports.pdf import (
     render_meet_pdf,
     render_member_pdf,
@@ -540,3 +541,8 @@ def test_a_date_in_the_big_hand_list_and_a_hand_in_the_daily_sheet_never_split(c
     assert '<td class="date">2025年10月1日（水）</td>' in html
     assert '<span class="word">満貫</span>' in html
     assert ".date, .word { white-space: nowrap; }" in html
+
+
+def test_every_kind_of_report_has_its_renderer():
+    assert set(RENDERERS) == set(ReportKind)
+    assert ReportKind("standings.pdf") is ReportKind.STANDINGS_PDF
