@@ -209,3 +209,14 @@ def test_a_column_added_to_the_declaration_is_on_the_page_in_the_pdf_excel_and_c
     assert lines[0].endswith(",印")
     scores = [int(line.split(",")[6]) for line in lines[1:]]
     assert [int(line.split(",")[-1]) for line in lines[1:]] == [s + 1 for s in scores]
+
+
+def test_a_rows_cells_are_joined_once_as_html_around_its_heading():
+    class Row:
+        position, name, games = 1, "<青木>", 2
+
+    columns = [STANDINGS.by_key[k] for k in ("position", "name", "games")]
+    line = lay_out(columns, [Row()]).lines[0]
+    assert line.before == '<td class="num">1</td>'
+    assert line.heading.text == "<青木>"  # escaped by the template that lays it out
+    assert line.after == '<td class="num">2</td>'
