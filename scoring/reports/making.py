@@ -31,8 +31,10 @@ import hashlib
 import json
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from datetime import timedelta
+from enum import StrEnum
 from typing import Any
 
 from django.conf import settings
@@ -71,12 +73,20 @@ from scoring.standings import Filters, Period, PeriodKind, results_for
 
 logger = logging.getLogger(__name__)
 
-# What a report can be: the standings PDF and Excel, every game as CSV, a member's PDF, a
-# meet's sheet.
-KINDS = ("standings.pdf", "standings.xlsx", "games.csv", "member.pdf", "meet.pdf")
+
+class ReportKind(StrEnum):
+    """What a report can be; ``RENDERERS`` gives each its renderer."""
+
+    STANDINGS_PDF = "standings.pdf"
+    STANDINGS_XLSX = "standings.xlsx"
+    GAMES_CSV = "games.csv"  # every game
+    MEMBER_PDF = "member.pdf"
+    MEET_PDF = "meet.pdf"  # a meet's sheet
+
+
 # Made in the request that asks (the same function the task runs): they take well under a
 # second. The standings PDF of one month has no member pages and is small too.
-SMALL_KINDS = {"games.csv", "member.pdf", "meet.pdf"}
+SMALL_KINDS = {ReportKind.GAMES_CSV, ReportKind.MEMBER_PDF, ReportKind.MEET_PDF}
 # A kept file nobody asked for in ``kept.KEEP_FOR`` is removed; so is one a newer file of the
 # same report replaced more than REPLACED_AFTER ago (a page still polling for it can finish).
 REPLACED_AFTER = timedelta(hours=1)
@@ -167,7 +177,7 @@ class Spec:
         if self.kind in SMALL_KINDS:
             return True
         if self.kind == "standings.pdf":
-            return pdf.is_monthly(Period.parse(self.period))
+            return Period.parse(self.period).is_monthly
         return False
 
 
@@ -399,22 +409,39 @@ def take_up_abandoned() -> int:
     return taken
 
 
+Renderer = Callable[["Spec", Progress, bool], Rendered]
+"""Lays out a report: its spec, told the progress; with the flag, shared among workers.
+Each calls its module's renderer by name, so the module is what is replaced in a test."""
+
+
+def _meet_pdf(spec: Spec, progress: Progress, share: bool) -> Rendered:
+    assert spec.meet is not None
+    return pdf.render_meet_pdf(Meet.objects.get(pk=spec.meet))
+
+
+def _member_pdf(spec: Spec, progress: Progress, share: bool) -> Rendered:
+    assert spec.member is not None
+    return pdf.render_member_pdf(spec.member, spec.filters())
+
+
+RENDERERS: dict[ReportKind, Renderer] = {
+    ReportKind.STANDINGS_PDF: lambda spec, progress, share: pdf.render_standings_pdf(
+        spec.filters(), progress=progress, share=share
+    ),
+    ReportKind.STANDINGS_XLSX: lambda spec, progress, share: xlsx.render_standings_xlsx(
+        spec.filters(), progress=progress
+    ),
+    ReportKind.GAMES_CSV: lambda spec, progress, share: games_csv.render_games_csv(spec.filters()),
+    ReportKind.MEMBER_PDF: _member_pdf,
+    ReportKind.MEET_PDF: _meet_pdf,
+}
+
+
 def render(spec: Spec, progress: Progress = no_progress, *, share: bool = False) -> Rendered:
-    """Lay the report out (the one place that picks the renderer). With ``share``, other
+    """Lay the report out with its kind's renderer (``RENDERERS``). With ``share``, other
     workers may make parts of it (``parts.py``)."""
     with translation.override(spec.language):
-        if spec.kind == "meet.pdf":
-            assert spec.meet is not None
-            return pdf.render_meet_pdf(Meet.objects.get(pk=spec.meet))
-        filters = spec.filters()
-        if spec.kind == "member.pdf":
-            assert spec.member is not None
-            return pdf.render_member_pdf(spec.member, filters)
-        if spec.kind == "games.csv":
-            return games_csv.render_games_csv(filters)
-        if spec.kind == "standings.xlsx":
-            return xlsx.render_standings_xlsx(filters, progress=progress)
-        return pdf.render_standings_pdf(filters, progress=progress, share=share)
+        return RENDERERS[ReportKind(spec.kind)](spec, progress, share)
 
 
 class _RowProgress:

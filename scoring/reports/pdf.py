@@ -21,9 +21,12 @@ from django.utils.translation import gettext as _
 from scoring.models import Meet, ReportPart
 from scoring.notation import meet_date
 from scoring.reports import Progress, no_progress, parts, weasy
+from scoring.reports.cells import lay_out
 from scoring.reports.charts import cumulative_chart
 from scoring.standings import (
+    STANDINGS,
     Filters,
+    Medium,
     MemberRecord,
     Period,
     PeriodKind,
@@ -31,10 +34,10 @@ from scoring.standings import (
     StandingRow,
     big_hand_list,
     compute_standings,
-    counts_wins,
     meet_sheet,
     member_record,
     member_records,
+    shown_for,
 )
 
 CONTENT_TYPE = "application/pdf"
@@ -161,20 +164,9 @@ def _standings_pdf(
     )
 
 
-def is_monthly(period: Period) -> bool:
-    """A period within one calendar month (a month, or a range inside one) has the monthly
-    report: no member pages."""
-    return bool(
-        period.start
-        and period.end
-        and period.start.month == period.end.month
-        and period.start.year == period.end.year
-    )
-
-
 def standings_title(period: Period) -> str:
     """月間成績表, 半期成績表, 年間成績表, or 成績表 for any other span."""
-    if is_monthly(period):
+    if period.is_monthly:
         return _("Monthly standings")
     if period.kind is PeriodKind.HALF:
         return _("Half-year standings")
@@ -191,7 +183,7 @@ def render_standings_pdf(
     share: bool = False,
 ) -> tuple[str, str, bytes]:
     """月間成績表 for a month; 半期成績表 (with a page per member) for a half-year or longer."""
-    monthly = is_monthly(filters.period)
+    monthly = filters.period.is_monthly
     if with_members is None:
         with_members = not monthly
     rows = compute_standings(filters)
@@ -200,8 +192,8 @@ def render_standings_pdf(
         "filters": filters,
         "period_label": filters.heading,
         "rows": rows,
+        "table": lay_out(STANDINGS.shown(Medium.PDF, shown_for(filters, rows)), rows),
         "place_columns": PlaceColumns.of(rows),
-        "wins": counts_wins(filters),
         "big_hands": big_hand_list(filters),
         "chombo_rows": [r for r in rows if r.chombo],
         "attendance": sorted(rows, key=lambda r: (-r.meets, r.furigana)),

@@ -12,10 +12,9 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
-from decimal import Decimal
 from typing import Any
 
 from django.utils import timezone
@@ -28,20 +27,23 @@ from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.properties import PageSetupProperties
 from openpyxl.worksheet.worksheet import Worksheet
 
-from scoring.notation import KIND_LABELS, SEAT_NAMES, MeetKind, format_big_hands, meet_date
+from scoring.notation import meet_date
 from scoring.reports import Progress, no_progress
+from scoring.reports.cells import SHEET_FORMATS, headings, sheet_value
 from scoring.standings import (
+    GAMES,
+    MEMBER_GAMES,
+    STANDINGS,
     Filters,
-    PlaceColumns,
     StandingRow,
     compute_standings,
-    counts_wins,
     game_rows,
     member_records,
+    shown_for,
 )
+from scoring.standings.columns import Column, Medium
 
 CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-SCORE_FORMAT = "#,##0"  # 持ち点: 32,600
 # The title rows above each sheet's header row; the header is row TITLE_ROWS + 1.
 TITLE_ROWS = 2
 
@@ -55,135 +57,24 @@ class Heading:
     made_on: date
 
 
-P_FORMAT = "+0.0;-0.0;0.0"
-RATE_FORMAT = "0.0%"
-DATE_FORMAT = "yyyy/m/d"
-TENTH = Decimal("0.1")
-
-# The standings sheet's first columns, named exactly so (other columns follow).
-STANDINGS_HEADER = [
-    "順位",
-    "氏名",
-    "半荘数",
-    "合計P",
-    "平均順位",
-    "1位",
-    "2位",
-    "3位",
-    "4位",
-    "満貫以上",
-    "錯和",
-    "平均P",
-    "トップ率",
-    "連対率",
-    "ラス回避率",
-    "最高P",
-    "最高持ち点",
-    "箱割れ",
-    "出席回数",
-]
-GAMES_HEADER = [
-    "日付",
-    "例会",
-    "回戦",
-    "卓",
-    "席",
-    "氏名",
-    "持ち点",
-    "順位",
-    "P",
-    "錯和",
-    "満貫以上",
-    "ルール",
-    "供託",
-    "備考",
-]
-MEMBER_HEADER = [
-    "日付",
-    "例会",
-    "回戦",
-    "卓",
-    "席",
-    "持ち点",
-    "順位",
-    "P",
-    "累計",
-    "錯和",
-    "満貫以上",
-]
-
-
-def p(value: Decimal) -> Decimal:
-    return Decimal(value).quantize(TENTH)
-
-
-def standings_row(r: StandingRow) -> list[Any]:
-    return [
-        r.position,
-        r.name,
-        r.games,
-        p(r.total),
-        r.average_place,
-        *r.places,
-        r.big_hand_total,
-        r.chombo,
-        p(r.average),
-        r.top_rate,
-        r.top_two_rate,
-        r.last_avoid_rate,
-        p(r.best_game),
-        r.highest_score,
-        r.below_zero,
-        r.meets,
-    ]
-
-
-THREE_PLAYER_HEADER = ["三人打ち1位", "三人打ち2位", "三人打ち3位", "三人打ち平均順位"]
-WINS_HEADER = ["順位", "氏名", "半荘数", "勝ち数", "勝率", "満貫以上", "錯和", "出席回数"]
+def sheet_rows[Row](
+    columns: Sequence[Column[Row]], rows: Iterable[Row]
+) -> tuple[list[str], list[list[Any]], list[str | None]]:
+    """A sheet's header, rows and each column's number format, from a table's declared
+    columns (``Table.shown``)."""
+    return (
+        headings(columns),
+        [[sheet_value(c.format, c.value(row)) for c in columns] for row in rows],
+        [SHEET_FORMATS.get(c.format) for c in columns],
+    )
 
 
 def standings_sheet(
     filters: Filters, rows: list[StandingRow]
-) -> tuple[list[str], list[list[Any]], dict[str, str]]:
-    """The standings sheet's header, rows and number formats for the group counted: the
-    club's columns (3-player place counts after them when the group has 3-player games), or
-    wins and the win rate for a 1-0-0-0 group."""
-    if counts_wins(filters):
-        return (
-            WINS_HEADER,
-            [
-                [
-                    r.position,
-                    r.name,
-                    r.games,
-                    r.wins,
-                    r.top_rate,
-                    r.big_hand_total,
-                    r.chombo,
-                    r.meets,
-                ]
-                for r in rows
-            ],
-            {"勝率": RATE_FORMAT},
-        )
-    header = list(STANDINGS_HEADER)
-    body = [standings_row(r) for r in rows]
-    if PlaceColumns.of(rows).three:
-        header += THREE_PLAYER_HEADER
-        for line, r in zip(body, rows, strict=True):
-            line += [*r.places3, r.average_place3]
-    formats = {
-        "合計P": P_FORMAT,
-        "平均P": P_FORMAT,
-        "最高P": P_FORMAT,
-        "平均順位": "0.00",
-        "三人打ち平均順位": "0.00",
-        "トップ率": RATE_FORMAT,
-        "連対率": RATE_FORMAT,
-        "ラス回避率": RATE_FORMAT,
-        "最高持ち点": SCORE_FORMAT,
-    }
-    return header, body, {k: v for k, v in formats.items() if k in header}
+) -> tuple[list[str], list[list[Any]], list[str | None]]:
+    """The standings sheet's header, rows and number formats for the group counted
+    (``standings.STANDINGS`` in its Excel order)."""
+    return sheet_rows(STANDINGS.shown(Medium.SHEET, shown_for(filters, rows)), rows)
 
 
 def render_standings_xlsx(
@@ -198,75 +89,22 @@ def render_standings_xlsx(
     header, body, formats = standings_sheet(filters, rows)
     heading = Heading("成績表", filters.heading, made_on)
     _table(book, "成績表", heading, header, body, formats=formats)
-    _table(
-        book,
-        "全対局",
-        Heading("全対局", filters.heading, made_on),
-        GAMES_HEADER,
-        _game_rows(filters),
-        formats={"P": P_FORMAT, "日付": DATE_FORMAT, "持ち点": SCORE_FORMAT},
-    )
+    header, body, formats = sheet_rows(GAMES.shown(Medium.SHEET), game_rows(filters))
+    _table(book, "全対局", Heading("全対局", filters.heading, made_on), header, body, formats)
     if with_members:
         used: set[str] = {"成績表", "全対局"}
         records = member_records(filters, rows)
         step = _("Member sheets")
+        member_columns = MEMBER_GAMES.shown(Medium.SHEET)
         for done, r in enumerate(rows):
             progress(step, done, len(rows))
-            _table(
-                book,
-                _sheet_title(r.name, used),
-                Heading(f"個人成績　{r.name}", filters.heading, made_on),
-                MEMBER_HEADER,
-                [
-                    [
-                        g.date,
-                        g.meet_kind,
-                        g.round_no,
-                        g.table_no,
-                        g.seat,
-                        g.score,
-                        g.place,
-                        p(g.total),
-                        p(g.cumulative),
-                        g.chombo or None,
-                        "、".join(g.big_hands) or None,
-                    ]
-                    for g in records[r.member_id].games
-                ],
-                formats={
-                    "P": P_FORMAT,
-                    "累計": P_FORMAT,
-                    "日付": DATE_FORMAT,
-                    "持ち点": SCORE_FORMAT,
-                },
-            )
+            header, body, formats = sheet_rows(member_columns, records[r.member_id].games)
+            title = Heading(f"個人成績　{r.name}", filters.heading, made_on)
+            _table(book, _sheet_title(r.name, used), title, header, body, formats)
         progress(step, len(rows), len(rows))
     out = io.BytesIO()
     book.save(out)
     return f"shirakaba-standings-{filters.file_key}.xlsx", CONTENT_TYPE, out.getvalue()
-
-
-def _game_rows(filters: Filters) -> list[list[Any]]:
-    """Every game, one row per player, in sheet order, with all the game holds."""
-    return [
-        [
-            g.played_on,
-            KIND_LABELS[MeetKind(g.kind)],
-            g.round_no,
-            g.table_no,
-            SEAT_NAMES[g.seat],
-            g.name,
-            g.score,
-            g.place,
-            g.total,
-            g.chombo or None,
-            format_big_hands(g.big_hands) or None,
-            g.rule_set,
-            g.deposits_held or None,
-            g.note or None,
-        ]
-        for g in game_rows(filters)
-    ]
 
 
 def _sheet_title(name: str, used: set[str]) -> str:
@@ -294,7 +132,7 @@ def _table(
     heading: Heading,
     header: Sequence[str],
     rows: list[list[Any]],
-    formats: dict[str, str] | None = None,
+    formats: Sequence[str | None] = (),
 ) -> None:
     """A sheet of ``rows`` under the ``heading``'s title rows and a bold, frozen ``header``,
     printed A4 landscape, fitted to the page width with the header on every page and the
@@ -336,7 +174,7 @@ def _table(
         cell.font, cell.fill, cell.alignment = bold, fill, centred
         cells.append(cell)
     sheet.append(cells)
-    formatted = [(header.index(name), fmt) for name, fmt in (formats or {}).items()]
+    formatted = [(i, fmt) for i, fmt in enumerate(formats) if fmt]
     for row in rows:
         for i, fmt in formatted:
             if row[i] is not None:

@@ -22,9 +22,12 @@ from members.models import Member
 from members.roles import is_organizer, organizer_required
 from scoring.models import ClubSettings, Meet, RuleSet, StandingsGroup
 from scoring.notation import MeetKind
+from scoring.reports.cells import lay_out
 from scoring.reports.charts import cumulative_chart, places_chart
 from scoring.standings import (
+    STANDINGS,
     Filters,
+    Medium,
     Period,
     PeriodKind,
     PeriodOutOfRange,
@@ -33,6 +36,7 @@ from scoring.standings import (
     counts_wins,
     member_games,
     member_record,
+    shown_for,
     sort_standings,
 )
 from shirakaba.middleware import HtmxHttpRequest
@@ -155,37 +159,6 @@ def download_links(filters: Filters) -> list[tuple[str, str]]:
     ]
 
 
-def standings_columns(places: PlaceColumns, wins: bool) -> list[tuple[str, str]]:
-    """(sort key, heading) of the standings table. ``places`` stands for the 4-player place
-    counts and ``places3`` for the 3-player ones, each shown only when the group has such
-    games; a 1-0-0-0 group shows wins and the win rate instead of P."""
-    columns = [("position", _("Rank")), ("name", _("Name")), ("games", _("Games"))]
-    if wins:
-        columns += [("total", _("Wins")), ("top_rate", _("Win rate"))]
-    else:
-        columns += [("total", _("Total P"))]
-    if places.four:
-        columns.append(("places", ""))
-    if places.three:
-        columns.append(("places3", ""))
-    if not wins:
-        columns += [
-            ("average", _("Average P")),
-            ("average_place", _("Average place")),
-            ("top_rate", _("Top rate")),
-            ("top_two_rate", _("Top-two rate")),
-            ("last_avoid_rate", _("Last-avoid rate")),
-            ("best_game", _("Best game")),
-            ("highest_score", _("Highest score")),
-        ]
-    columns += [
-        ("big_hands", _("Mangan or better")),
-        ("chombo", _("Chombo")),
-        ("meets", _("Meets attended")),
-    ]
-    return columns
-
-
 @login_not_required
 @vary_on_headers("HX-Request")
 @require_safe
@@ -197,15 +170,15 @@ def standings(request: HtmxHttpRequest) -> HttpResponse:
     filters = filters_from(request)
     sort = request.GET.get("sort", "position")
     rows = sort_standings(compute_standings(filters), sort)
-    wins = counts_wins(filters)
-    context = {**context_for(filters), "rows": rows, "sort": sort, "wins": wins}
+    columns = STANDINGS.shown(Medium.PAGE, shown_for(filters, rows))
+    table = lay_out(columns, rows)
+    context = {**context_for(filters), "rows": rows, "sort": sort, "table": table}
     if is_organizer(request.user):
         context["visibility"] = {
             "public": standings_are_public(),
             "forced": settings.STANDINGS_PUBLIC,
         }
     context["downloads"] = download_links(filters)
-    context["columns"] = standings_columns(PlaceColumns.of(rows), wins)
     template = "scoring/standings.html"
     if request.htmx:
         template += "#standings"

@@ -26,10 +26,20 @@ from scoring.models import (
     StandingsGroup,
     settlement_writes,
 )
+from scoring.reports.cells import headings
 from scoring.reports.games_csv import render_games_csv
 from scoring.reports.pdf import render_meet_pdf, render_standings_pdf
-from scoring.reports.xlsx import STANDINGS_HEADER, TITLE_ROWS, render_standings_xlsx
-from scoring.standings import Filters, Period, compute_standings, counts_wins, member_record
+from scoring.reports.xlsx import TITLE_ROWS, render_standings_xlsx
+from scoring.standings import (
+    STANDINGS,
+    Filters,
+    Medium,
+    Period,
+    Shown,
+    compute_standings,
+    counts_wins,
+    member_record,
+)
 from tests.scoring.test_reports import FIRST_COLUMNS, pdf_text
 
 pytestmark = pytest.mark.django_db
@@ -41,6 +51,12 @@ JKMA = "日本健康麻将協会"
 PARLOR3 = "三人打ち 30000持ち34000返し"
 KANTAN = "カンターン麻雀 (1-0-0-0)"
 H1 = Period.parse("2025-H1")
+
+
+def standings_header() -> list[str]:
+    """The Excel's standings header for a group of 4-player games counting P: the
+    declaration's (``standings.STANDINGS``) in its Excel order."""
+    return headings(STANDINGS.shown(Medium.SHEET, Shown()))
 
 
 def rule(name: str) -> RuleSet:
@@ -179,7 +195,7 @@ def test_the_excel_of_each_group(three_systems):
     _f, _t, data = render_standings_xlsx(Filters(period=H1), with_members=False)
     rows = sheet(data)
     assert rows[0][:11] == FIRST_COLUMNS
-    assert rows[0][: len(STANDINGS_HEADER)] == STANDINGS_HEADER
+    assert rows[0][: len(standings_header())] == standings_header()
     assert rows[0][-4:] == ["三人打ち1位", "三人打ち2位", "三人打ち3位", "三人打ち平均順位"]
     a = next(r for r in rows if r[1] == "相川 愛")
     header = rows[0]

@@ -13,15 +13,25 @@ from members.models import Member
 from scoring.imports import import_results
 from scoring.models import Hanchan, Meet
 from scoring.reports import kept_files
+from scoring.reports.cells import headings
 from scoring.reports.games_csv import render_games_csv
+from scoring.reports.making import RENDERERS, ReportKind
 from scoring.reports.pdf import (
     render_meet_pdf,
     render_member_pdf,
     render_standings_pdf,
     standings_title,
 )
-from scoring.reports.xlsx import STANDINGS_HEADER, TITLE_ROWS, render_standings_xlsx
-from scoring.standings import Filters, Period, big_hand_list, compute_standings
+from scoring.reports.xlsx import TITLE_ROWS, render_standings_xlsx
+from scoring.standings import (
+    STANDINGS,
+    Filters,
+    Medium,
+    Period,
+    Shown,
+    big_hand_list,
+    compute_standings,
+)
 from scoring.templatetags.scoring_tags import signed_p
 from tests.scoring.test_standings_views import make_club
 
@@ -42,6 +52,12 @@ FIRST_COLUMNS = [
     "満貫以上",
     "錯和",
 ]
+
+
+def standings_header() -> list[str]:
+    """The Excel's standings header for a group of 4-player games counting P: the
+    declaration's (``standings.STANDINGS``) in its Excel order."""
+    return headings(STANDINGS.shown(Medium.SHEET, Shown()))
 
 
 def pdf_text(data: bytes) -> str:
@@ -361,7 +377,7 @@ def test_the_xlsx_matches_the_standings_cell_by_cell(club):
     sheet = book["成績表"]
     header = [c.value for c in sheet[TITLE_ROWS + 1]]
     assert header[:11] == FIRST_COLUMNS
-    assert header == STANDINGS_HEADER
+    assert header == standings_header()
     rows = compute_standings(H2)
     assert sheet.max_row == TITLE_ROWS + 1 + len(rows)
     body = sheet.iter_rows(min_row=TITLE_ROWS + 2, values_only=True)
@@ -527,3 +543,8 @@ def test_a_date_in_the_big_hand_list_and_a_hand_in_the_daily_sheet_never_split(c
     assert '<td class="date">2025年10月1日（水）</td>' in html
     assert '<span class="word">満貫</span>' in html
     assert ".date, .word { white-space: nowrap; }" in html
+
+
+def test_every_kind_of_report_has_its_renderer():
+    assert set(RENDERERS) == set(ReportKind)
+    assert ReportKind("standings.pdf") is ReportKind.STANDINGS_PDF

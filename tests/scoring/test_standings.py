@@ -444,3 +444,20 @@ def test_an_empty_meets_grid_has_the_tables_the_draw_would_make(club_rule, atten
         [Member.objects.create(name=f"会員 {i:02d}", furigana="かいいん") for i in range(attending)]
     )
     assert meet_sheet(meet, day_standings=False).tables == tables
+
+
+@pytest.mark.parametrize(
+    ("text", "monthly"),
+    [
+        ("2025-04", True),
+        ("2025-04-03..2025-04-20", True),
+        ("2025-04-20..2025-05-03", False),
+        ("2025-H1", False),
+        ("FY2025", False),
+        ("all", False),
+        ("2025-04-01..", False),
+    ],
+)
+def test_a_period_within_one_month_is_monthly(text, monthly):
+    """It has the monthly report (no member pages)."""
+    assert Period.parse(text).is_monthly is monthly

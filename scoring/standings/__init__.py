@@ -1,0 +1,107 @@
+"""Standings: the one place that aggregates stored results into plain rows.
+
+Pages, PDF and Excel reports only lay out what these functions return; nothing else counts.
+Each function runs a fixed number of queries, whatever the number of members or games.
+
+Every standings table is for one standings group (成績グループ, DOMAIN.md): P from different rule
+systems is never added together. The filters name the group (the club's by default) and,
+within it, optionally one rule set. Only the games CSV reads every game of a period.
+
+Places are those stored at settlement ("1 + the number of players with a strictly higher
+score", DOMAIN.md); "last" is the last place of the game's own rule set (4th, or 3rd at a
+3-player table), also stored at settlement (``is_last``), as are the meet's date
+(``played_on``) and the game's rule set, so that a period's standings are one pass over a
+covering index. Place counts keep 3- and 4-player games apart (a three-player last is a last,
+never a four-player 3位); the last-avoid rate counts both. In a group where no rule set
+counts scores (カンターン, 1-0-0-0) the standings count wins (1st places).
+
+Sums of P come from the database. SQLite adds decimals in floating point, so each sum is
+rounded to a tenth: exact while the accumulated error stays below 0.05 P, which holds far
+beyond any club's or federation's number of games.
+
+The package, by table: ``club`` (the filters, a row per member, the order shown), ``meet``
+(one meet's sheet and the day's standings), ``member`` (a member's record), ``games`` (every
+game, a row per player, and the big hands). Other code imports from here.
+"""
+
+from __future__ import annotations
+
+from scoring.notation import FIRST_DAY, LAST_DAY
+from scoring.periods import Period, PeriodKind, PeriodOutOfRange
+from scoring.standings.club import (
+    SORT_KEYS,
+    STANDINGS,
+    Filters,
+    PlaceColumns,
+    StandingRow,
+    compute_standings,
+    counts_wins,
+    results_for,
+    selection,
+    shown_for,
+    sort_standings,
+)
+from scoring.standings.columns import Column, Format, Medium, Shown, Table
+from scoring.standings.games import GAMES, GameRow, big_hand_list, game_rows
+from scoring.standings.meet import (
+    MeetSheet,
+    SheetGame,
+    SheetLine,
+    SheetRound,
+    day_filters,
+    meet_sheet,
+    tables_for,
+)
+from scoring.standings.member import (
+    MEMBER_GAMES,
+    DayLine,
+    GameLine,
+    MemberRecord,
+    MonthLine,
+    member_games,
+    member_record,
+    member_records,
+)
+
+__all__ = [
+    "FIRST_DAY",
+    "GAMES",
+    "LAST_DAY",
+    "MEMBER_GAMES",
+    "SORT_KEYS",
+    "STANDINGS",
+    "Column",
+    "DayLine",
+    "Filters",
+    "Format",
+    "GameLine",
+    "GameRow",
+    "Medium",
+    "MeetSheet",
+    "MemberRecord",
+    "MonthLine",
+    "Period",
+    "PeriodKind",
+    "PeriodOutOfRange",
+    "PlaceColumns",
+    "SheetGame",
+    "SheetLine",
+    "SheetRound",
+    "Shown",
+    "StandingRow",
+    "Table",
+    "big_hand_list",
+    "compute_standings",
+    "counts_wins",
+    "day_filters",
+    "game_rows",
+    "meet_sheet",
+    "member_games",
+    "member_record",
+    "member_records",
+    "results_for",
+    "selection",
+    "shown_for",
+    "sort_standings",
+    "tables_for",
+]

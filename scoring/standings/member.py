@@ -1,0 +1,209 @@
+"""One member's record: the summary among the others, every game with a running total,
+the months, and the daily sheet."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+
+from django.db.models import QuerySet
+
+from scoring.models import HanchanResult, Meet
+from scoring.notation import MeetKind, seat_label
+from scoring.standings.club import (
+    Filters,
+    PlaceColumns,
+    StandingRow,
+    compute_standings,
+    results_for,
+)
+from scoring.standings.columns import Column, Format, Table
+
+
+@dataclass
+class GameLine:
+    """One game of a member, for the daily sheet and the cumulative chart."""
+
+    date: date
+    meet_kind: str
+    round_no: int
+    table_no: int
+    seat: str
+    score: int
+    place: int
+    players: int  # at the table: 3 or 4
+    total: Decimal
+    cumulative: Decimal
+    big_hands: list[str]
+    chombo: int
+
+
+@dataclass
+class MonthLine:
+    month: date
+    games: int
+    total: Decimal
+    places: tuple[int, int, int, int]  # 4-player games
+    places3: tuple[int, int, int] = (0, 0, 0)  # 3-player games
+
+
+@dataclass
+class DayLine:
+    """One meet of a member's daily sheet (日別成績表)."""
+
+    date: date
+    meet_kind: str
+    games: list[GameLine]
+    total: Decimal
+
+    def by_round(self, rounds: int) -> list[GameLine | None]:
+        """The games in round order, a gap where the member sat a round out."""
+        games = {g.round_no: g for g in self.games}
+        return [games.get(n) for n in range(1, rounds + 1)]
+
+
+@dataclass
+class MemberRecord:
+    summary: StandingRow | None
+    games: list[GameLine]
+    months: list[MonthLine]
+    meets: list[DayLine]  # the daily sheet, meet by meet
+
+    @property
+    def rounds(self) -> int:
+        """The most rounds of any meet in the record (at least ``Meet.ROUNDS``, the club's
+        custom)."""
+        return max([Meet.ROUNDS, *(g.round_no for g in self.games)])
+
+    @property
+    def round_range(self) -> range:
+        return range(1, self.rounds + 1)
+
+    @property
+    def places(self) -> tuple[int, int, int, int]:
+        """The member's 4-player games at 1st … 4th, counted from the games themselves (the
+        same as the summary's, which needs the club's standings)."""
+        counts = [0, 0, 0, 0]
+        for g in self.games:
+            if g.players != 3:
+                counts[g.place - 1] += 1
+        return (counts[0], counts[1], counts[2], counts[3])
+
+    @property
+    def places3(self) -> tuple[int, int, int]:
+        """The member's 3-player games at 1st … 3rd."""
+        counts = [0, 0, 0]
+        for g in self.games:
+            if g.players == 3:
+                counts[g.place - 1] += 1
+        return (counts[0], counts[1], counts[2])
+
+    @property
+    def place_columns(self) -> PlaceColumns:
+        """``PlaceColumns.of`` the member's own games."""
+        three = any(g.players == 3 for g in self.games)
+        return PlaceColumns(four=any(g.players != 3 for g in self.games) or not three, three=three)
+
+
+def _record_results(filters: Filters) -> QuerySet[HanchanResult]:
+    return (
+        results_for(filters)
+        .select_related("hanchan__meet", "rule_set")
+        .prefetch_related("big_hands")
+        .order_by("played_on", "meet__kind", "hanchan__round_no")
+    )
+
+
+def member_record(
+    member_id: int, filters: Filters, standings: list[StandingRow] | None = None
+) -> MemberRecord:
+    """A member's summary (placed among the others), every game with a running total, and a
+    monthly table (four queries; two when the period's ``standings`` are passed in)."""
+    if standings is None:
+        standings = compute_standings(filters)
+    summary = next((r for r in standings if r.member_id == member_id), None)
+    return _record(summary, _record_results(filters).filter(member_id=member_id))
+
+
+def member_games(member_id: int, filters: Filters) -> MemberRecord:
+    """A member's own games in the period, with their running total, monthly table and place
+    counts, but no summary (``summary`` is None): what the member's charts draw, without the
+    club's standings that placing the member among the others takes (two queries)."""
+    return _record(None, _record_results(filters).filter(member_id=member_id))
+
+
+def member_records(filters: Filters, standings: list[StandingRow]) -> dict[int, MemberRecord]:
+    """``member_record`` for every member in the period's ``standings`` at once (two queries),
+    for the reports that have a page or a sheet per member."""
+    by_member: dict[int, list[HanchanResult]] = {row.member_id: [] for row in standings}
+    for result in _record_results(filters).filter(member_id__in=list(by_member)):
+        by_member[result.member_id].append(result)
+    return {row.member_id: _record(row, by_member[row.member_id]) for row in standings}
+
+
+def _record(summary: StandingRow | None, results: Iterable[HanchanResult]) -> MemberRecord:
+    kinds = dict(MeetKind.choices)
+    games: list[GameLine] = []
+    running = Decimal(0)
+    for r in results:
+        running += r.total_points
+        meet = r.hanchan.meet
+        games.append(
+            GameLine(
+                date=meet.date,
+                meet_kind=str(kinds.get(meet.kind, meet.kind)),
+                round_no=r.hanchan.round_no,
+                table_no=r.hanchan.table_no,
+                seat=seat_label(r.seat),
+                score=r.score,
+                place=r.place,
+                players=r.rule_set.players,
+                total=r.total_points,
+                cumulative=running,
+                big_hands=[str(h) for h in r.big_hands.all()],
+                chombo=r.chombo,
+            )
+        )
+    months: dict[date, MonthLine] = {}
+    for g in games:
+        key = g.date.replace(day=1)
+        line = months.setdefault(key, MonthLine(key, 0, Decimal(0), (0, 0, 0, 0)))
+        line.games += 1
+        line.total += g.total
+        if g.players == 3:
+            three = list(line.places3)
+            three[g.place - 1] += 1
+            line.places3 = (three[0], three[1], three[2])
+        else:
+            four = list(line.places)
+            four[g.place - 1] += 1
+            line.places = (four[0], four[1], four[2], four[3])
+    meets: list[DayLine] = []
+    for g in games:
+        if meets and meets[-1].date == g.date and meets[-1].meet_kind == g.meet_kind:
+            meets[-1].games.append(g)
+            meets[-1].total += g.total
+        else:
+            meets.append(DayLine(g.date, g.meet_kind, [g], g.total))
+    return MemberRecord(summary, games, list(months.values()), meets)
+
+
+MEMBER_GAMES: Table[GameLine] = Table(
+    (
+        Column("date", "日付", lambda g: g.date, Format.DATE),
+        Column("meet", "例会", lambda g: g.meet_kind, Format.TEXT),
+        Column("round", "回戦", lambda g: g.round_no),
+        Column("table", "卓", lambda g: g.table_no),
+        Column("seat", "席", lambda g: g.seat, Format.TEXT),
+        Column("score", "持ち点", lambda g: g.score, Format.POINTS),
+        Column("place", "順位", lambda g: g.place),
+        Column("total", "P", lambda g: g.total, Format.P),
+        Column("cumulative", "累計", lambda g: g.cumulative, Format.P),
+        Column("chombo", "錯和", lambda g: g.chombo or None),
+        Column("big_hands", "満貫以上", lambda g: "、".join(g.big_hands) or None, Format.TEXT),
+    )
+)
+"""A member's games, one row each (the Excel's sheet per member; its headings are the score
+sheet's words, as on the games sheet)."""
