@@ -6,7 +6,7 @@
 In an empty scratch database (the data directory's own SQLite file): migrates, loads the demo
 club, then plays a half-year (2025年度 上期) under three rule sets (白樺会 四人打ち and 三人打ち in
 the club's group, 日本健康麻将協会 in its own), and writes for the demo's half-year and for that
-one: the standings page of each group (HTML with the per-request tokens taken out), the
+one: the standings page of each group (HTML with the per-request tokens taken out and the white space between tags folded), the
 half-year PDF's text and the Excel's cells (value and number format, sheet by sheet) of the
 two groups played in, and the games CSV. Compare two runs with ``diff -r``.
 """
@@ -33,6 +33,14 @@ from members.models import Member
 from scoring.models import Hanchan, HandLevel, Meet, PlayerEntry, RuleSet, StandingsGroup
 
 TOKENS = re.compile(r'(csrfmiddlewaretoken" value="|"x-csrftoken": "|nonce=")[^"]*')
+
+
+def page_text(html: str) -> str:
+    """A page as compared: the per-request tokens taken out, and the white space between
+    tags (which the browser does not show) folded, a tag a line."""
+    html = TOKENS.sub(r"\1…", html)
+    html = re.sub(r">\s+<", "><", html)
+    return re.sub(r"\s+", " ", html).replace("><", ">\n<").strip() + "\n"
 
 
 def play_three_rule_sets() -> None:
@@ -94,7 +102,7 @@ class Command(BaseCommand):
                     page = client.get(f"/standings/?period={period}&group={group.pk}")
                 if page.status_code != 200:
                     raise CommandError(f"/standings/ answered {page.status_code}")
-                html = TOKENS.sub(r"\1…", page.content.decode())
+                html = page_text(page.content.decode())
                 (out / f"standings-{period}-{group.pk}.html").write_text(html)
             exports = [("csv", None), *((f, g) for g in (1, 2) for f in ("pdf", "xlsx"))]
             for fmt, group_no in exports:
