@@ -29,7 +29,8 @@ import subprocess
 import sys
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from html import unescape
@@ -129,6 +130,17 @@ def form_errors(html: str) -> str:
     return " / ".join(unescape(strip_tags(item)).strip() for item in lists) or "no error shown"
 
 
+def run_apart[T](coroutine: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run(coroutine)``, in a thread of its own when this thread already runs an
+    event loop (a test run in which Playwright's sync API left one running)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coroutine)
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
 class Command(BaseCommand):
     help = "Load-test the app under gunicorn (a scratch SQLite or PostgreSQL database only)."
 
@@ -150,7 +162,7 @@ class Command(BaseCommand):
         fields = GameFields.of(meet)
         params = meet.rule_set.params()
         if options["url"]:
-            tally = asyncio.run(
+            tally = run_apart(
                 self.run(options["url"], members, organizers, meet, fields, params, options)
             )
         else:
@@ -159,7 +171,7 @@ class Command(BaseCommand):
             server = self.start_gunicorn(options)
             try:
                 self.wait_until_up(base, server)
-                tally = asyncio.run(
+                tally = run_apart(
                     self.run(base, members, organizers, meet, fields, params, options)
                 )
             finally:
