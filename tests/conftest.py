@@ -1,6 +1,5 @@
 """Shared fixtures: a named cast (alice the organizer, bob the member, charlie with no role)."""
 
-from collections.abc import Sequence
 from datetime import date
 
 import pytest
@@ -10,10 +9,9 @@ from django.utils import translation
 
 from members.models import Member
 from members.roles import MEMBER, ORGANIZER
-from scoring.models import Hanchan, HandLevel, Meet, PlayerEntry, RuleSet
-
-WORKED_SCORES = (32_600, 30_000, 30_000, 27_400)
-"""DOMAIN.md's worked table: 東 32,600 / 南 30,000 / 西 30,000 / 北 27,400."""
+from scoring.models import Hanchan, HandLevel, Meet, RuleSet
+from shirakaba.devtools.workers import Workers
+from tests.builders import NAMES, database_url, worked_table
 
 
 @pytest.fixture(autouse=True)
@@ -108,23 +106,6 @@ def four_members(db) -> list[Member]:
     return [Member.objects.create(name=n, furigana=f) for n, f in names]
 
 
-def worked_table(
-    members, chombo_east: int = 0, hands_east: Sequence[tuple[str, str]] = ()
-) -> list[PlayerEntry]:
-    """The worked table, seated 東 南 西 北 in the order of ``members``. Under the club's rule:
-    東 +32.6, 南 and 西 0.0 each, 北 −32.6; with one chombo for 東, 東 +22.6 (DOMAIN.md)."""
-    return [
-        PlayerEntry(
-            m,
-            seat,
-            score,
-            chombo_east if seat == 0 else 0,
-            big_hands=hands_east if seat == 0 else (),
-        )
-        for seat, (m, score) in enumerate(zip(members, WORKED_SCORES, strict=True))
-    ]
-
-
 @pytest.fixture
 def meet(club_rule, four_members) -> Meet:
     """The Wednesday meet (水曜会) of 2025-04-09 under the club's rule, the four attending."""
@@ -144,20 +125,22 @@ def recorded_game(meet, club_rule, four_members) -> Hanchan:
 
 @pytest.fixture
 def members(db) -> list[Member]:
-    """The eight players of the import tests' sheet (tests/scoring/test_imports.py)."""
-    from tests.scoring.test_imports import NAMES
+    """The eight players of the import tests' sheet (``NAMES`` in tests/builders.py)."""
 
     return [Member.objects.create(name=n, furigana="かな") for n in NAMES]
 
 
-def put_back_migrated_data() -> None:
-    """The rule sets and standings groups as the migrations leave them, for tests whose
-    database was flushed (``transaction=True``). Idempotent."""
-    import importlib
-
-    from scoring.models import StandingsGroup
-
-    again = importlib.import_module("scoring.migrations.0007_read_the_sheets_again")
-    for values, group_name in again.as_migrated():
-        group, _ = StandingsGroup.objects.get_or_create(name=group_name)
-        RuleSet.objects.update_or_create(name=values["name"], defaults={**values, "group": group})
+@pytest.fixture
+def workers(settings, tmp_path):
+    """Queue into the database, and run two `db_worker` processes on it until the test ends
+    (each one started and looking for tasks before the test goes on)."""
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+    pool = Workers(
+        2,
+        database_url=database_url(),
+        reports_dir=settings.REPORTS_DIR,
+        logs_dir=tmp_path,
+        interval=0.1,
+    )
+    yield pool.processes
+    pool.stop()

@@ -7,7 +7,7 @@ from playwright.sync_api import Page, expect
 
 from members.models import Member
 from members.roles import ORGANIZER
-from tests.browser.conftest import sign_in
+from tests.builders import KeyCounter, sign_in
 
 pytestmark = [
     pytest.mark.browser,
@@ -21,22 +21,6 @@ PLAYERS = [
     ("北村 三郎", "きたむら さぶろう"),
     ("東野 圭", "ひがしの けい"),
 ]
-
-
-class KeyCounter:
-    """Types through page.keyboard and counts every key press (each character is one)."""
-
-    def __init__(self, page: Page) -> None:
-        self.page = page
-        self.keys = 0
-
-    def type(self, text: str) -> None:
-        self.page.keyboard.type(text)
-        self.keys += len(text)
-
-    def press(self, key: str) -> None:
-        self.page.keyboard.press(key)
-        self.keys += 1
 
 
 @pytest.fixture

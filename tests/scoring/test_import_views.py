@@ -10,8 +10,7 @@ from django.test import Client
 from scoring import imports
 from scoring.models import Hanchan, Meet
 from scoring.views import imports as views_import
-from tests.scoring.hostile_files import MALFORMED
-from tests.scoring.test_imports import GOOD_ROWS, MALFORMED_MESSAGES, csv_bytes, replace_row
+from tests.builders import GOOD_ROWS, MALFORMED, MALFORMED_MESSAGES, csv_bytes, replace_row
 
 pytestmark = pytest.mark.django_db
 

@@ -9,44 +9,31 @@ import pytest
 from django.core.management import CommandError, call_command
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from openpyxl import Workbook
 
 from members.models import Member
 from scoring.imports import ImportRefused, import_results, plan_import
 from scoring.models import BigHand, Hanchan, HanchanResult, Meet
 from scoring.reports.games_csv import render_games_csv
 from scoring.standings import Filters
+from tests.builders import (
+    GOOD_ROWS,
+    HEADER,
+    HOSTILE,
+    MAIN,
+    MALFORMED,
+    MALFORMED_MESSAGES,
+    NAMES,
+    SHEET,
+    csv_bytes,
+    replace_row,
+    sheet_xml,
+    vm_kb,
+    with_parts,
+    xlsx_bytes,
+)
 
 pytestmark = pytest.mark.django_db
 D = Decimal
-
-HEADER = "日付,例会,卓,回戦,席,氏名,持ち点,錯和,満貫以上"
-# DOMAIN.md's worked table, then a second game at table 2.
-GOOD_ROWS = [
-    "2025-04-09,水曜会,1,1,東,東山 一郎,32600,1,満貫;役満(国士無双)",
-    "2025-04-09,水曜会,1,1,南,南野 花子,30000,,",
-    "2025-04-09,水曜会,1,1,西,西川 次郎,30000,,",
-    "2025-04-09,水曜会,1,1,北,北村 三郎,27400,,跳満",
-    "2025/4/9,水曜会,2,1,東,東野 圭,45000,,",
-    "2025/4/9,水曜会,2,1,南,南田 京子,35000,,",
-    "2025/4/9,水曜会,2,1,西,西村 明,25000,,",
-    "2025/4/9,水曜会,2,1,北,北山 進,15000,,",
-]
-NAMES = [
-    "東山 一郎",
-    "南野 花子",
-    "西川 次郎",
-    "北村 三郎",
-    "東野 圭",
-    "南田 京子",
-    "西村 明",
-    "北山 進",
-]
-
-
-def csv_bytes(rows=GOOD_ROWS, header=HEADER, encoding="utf-8", bom=False) -> bytes:
-    text = "\r\n".join([header, *rows]) + "\r\n"
-    return (b"\xef\xbb\xbf" if bom else b"") + text.encode(encoding)
 
 
 def excel_unicode_text(rows=None) -> bytes:
@@ -60,19 +47,6 @@ def excel_unicode_text(rows=None) -> bytes:
 
     lines = ["\t".join(cell(c) for c in cells) for cells in rows]
     return b"\xff\xfe" + ("\r\n".join(lines) + "\r\n").encode("utf-16-le")
-
-
-def xlsx_bytes(rows=GOOD_ROWS, header=HEADER) -> bytes:
-    book = Workbook()
-    sheet = book.active
-    sheet.append(header.split(","))
-    for row in rows:
-        cells = row.split(",")
-        cells[2], cells[3], cells[6] = int(cells[2]), int(cells[3]), int(cells[6])
-        sheet.append(cells)
-    out = io.BytesIO()
-    book.save(out)
-    return out.getvalue()
 
 
 def state():
@@ -176,12 +150,6 @@ def test_the_same_file_twice_is_refused_and_names_the_games(members):
         and "2025年4月9日（水） 水曜会 1回戦 2卓" in message
     )
     assert state() == before
-
-
-def replace_row(index, row):
-    rows = list(GOOD_ROWS)
-    rows[index] = row
-    return rows
 
 
 BAD_FILES = [
@@ -390,14 +358,6 @@ HOSTILE_MESSAGES = {
     "many styles": "65,536",
     "everything at once": None,
 }
-MALFORMED_MESSAGES = {
-    "truncated xml": "壊れています",
-    "no sheet": "シートがありません",
-    "bad shared string": "壊れています",
-    "not a workbook": "Excel のブックではありません",
-    "lying sizes": "この Excel ファイルは読めません",
-    "old xls": "古い Excel ファイル（.xls）",
-}
 
 
 @pytest.fixture
@@ -405,8 +365,6 @@ def memory_ceiling():
     """Allocations beyond what the process holds now plus 400 MB fail (MemoryError) instead
     of taking the machine's memory: a reader that trusts the file fails the test cleanly."""
     import resource
-
-    from tests.scoring.hostile_files import vm_kb
 
     soft, hard = resource.getrlimit(resource.RLIMIT_AS)
     ceiling = (vm_kb("VmSize") + 400 * 1024) * 1024
@@ -417,7 +375,6 @@ def memory_ceiling():
 
 @pytest.mark.parametrize("case", list(HOSTILE_MESSAGES))
 def test_a_hostile_file_gets_its_message_or_only_its_rows(members, memory_ceiling, case):
-    from tests.scoring.hostile_files import HOSTILE
 
     data = HOSTILE[case]()
     before = state()
@@ -443,8 +400,6 @@ def test_a_hostile_file_is_read_within_200_mb(tmp_path, case):
     import subprocess
     import sys
 
-    from tests.scoring.hostile_files import HOSTILE
-
     path = tmp_path / "hostile.xlsx"
     path.write_bytes(HOSTILE[case]())
     try:
@@ -466,7 +421,6 @@ def test_a_hostile_file_is_read_within_200_mb(tmp_path, case):
 
 @pytest.mark.parametrize("case", list(MALFORMED_MESSAGES))
 def test_a_malformed_excel_file_gets_a_clear_message(members, case):
-    from tests.scoring.hostile_files import MALFORMED
 
     plan = plan_import(MALFORMED[case]())
     assert [str(e) for e in plan.errors] == [
@@ -481,7 +435,6 @@ def test_the_safe_reader_reads_what_openpyxl_reads(members):
     from openpyxl import load_workbook
 
     from scoring.sheets import read_sheet
-    from tests.scoring.hostile_files import MAIN, SHEET, sheet_xml, with_parts
 
     strings = (
         f'<sst xmlns="{MAIN}"><si><t>日付</t></si><si><t>氏名</t></si><si><t>持ち点</t></si>'

@@ -24,13 +24,12 @@ from scoring.models import (
     PlayerEntry,
     RuleSet,
     StandingsGroup,
-    settlement_writes,
 )
 from scoring.reports.games_csv import render_games_csv
 from scoring.reports.pdf import render_meet_pdf, render_standings_pdf
 from scoring.reports.xlsx import STANDINGS_HEADER, TITLE_ROWS, render_standings_xlsx
 from scoring.standings import Filters, Period, compute_standings, counts_wins, member_record
-from tests.scoring.test_reports import FIRST_COLUMNS, pdf_text
+from tests.builders import FIRST_COLUMNS, pdf_text, put_back_migrated_data, wipe_the_score_book
 
 pytestmark = pytest.mark.django_db
 D = Decimal
@@ -575,15 +574,6 @@ def test_the_excel_games_sheet_carries_rule_set_deposits_and_note(every_rule):
     assert first[12] == 1000 and first[10] == "満貫;役満(国士無双)"
 
 
-def wipe_the_score_book():
-    with settlement_writes():
-        BigHand.objects.all().delete()
-        HanchanResult.objects.all().delete()
-        Hanchan.objects.all().delete()
-    Meet.objects.all().delete()
-    Member.objects.all().delete()
-
-
 def test_export_import_export_is_identical_byte_for_byte(club_rule):
     """Over the demo club plus games under every rule set with deposits held."""
     call_command("load_demo")
@@ -725,7 +715,6 @@ def test_an_edit_racing_a_finalise_never_lands_after_it():
     """Fifteen times over, an edit and 確定 start at the same moment in two threads. Either
     the edit lands first (and the meet is final after it) or it is refused: a game never
     changes after its meet was finalised. (Before, 7 of 15 edits landed after.)"""
-    from tests.conftest import put_back_migrated_data
 
     put_back_migrated_data()
     club_rule = RuleSet.objects.default()

@@ -17,7 +17,7 @@ from scoring.models import (
     RuleSet,
     Seat,
 )
-from tests.conftest import worked_table
+from tests.builders import worked_table
 
 D = Decimal
 pytestmark = pytest.mark.django_db

@@ -22,29 +22,10 @@ from scoring.reports.pdf import (
 from scoring.reports.xlsx import STANDINGS_HEADER, TITLE_ROWS, render_standings_xlsx
 from scoring.standings import Filters, Period, big_hand_list, compute_standings
 from scoring.templatetags.scoring_tags import signed_p
-from tests.scoring.test_standings_views import make_club
+from tests.builders import FIRST_COLUMNS, make_club, pdf_text
 
 pytestmark = pytest.mark.django_db
 H2 = Filters(period=Period.parse("2025-H2"))
-# The standings sheet starts with these columns, as the club asked for them (written out here,
-# not taken from the code, so that a change in the code shows).
-FIRST_COLUMNS = [
-    "順位",
-    "氏名",
-    "半荘数",
-    "合計P",
-    "平均順位",
-    "1位",
-    "2位",
-    "3位",
-    "4位",
-    "満貫以上",
-    "錯和",
-]
-
-
-def pdf_text(data: bytes) -> str:
-    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
 
 
 def pdf_fonts(data: bytes) -> set[str]:

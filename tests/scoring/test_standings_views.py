@@ -1,45 +1,13 @@
 """The standings page and members' pages: filters, htmx, visitors, query counts."""
 
-import random
-from datetime import date, timedelta
-
 import pytest
 from django.test import Client
 
 from members.models import Member
-from scoring.models import BigHand, ClubSettings, Hanchan, HandLevel, Meet, PlayerEntry
+from scoring.models import BigHand, ClubSettings, Meet
+from tests.builders import make_club
 
 pytestmark = pytest.mark.django_db
-
-
-def make_club(club_rule, members: int, meets: int, seed: int = 7) -> list[Member]:
-    """``members`` members playing three rounds at every meet, from 2025-10-01 on."""
-    rng = random.Random(seed)
-    people = [
-        Member.objects.create(name=f"会員{i:03d}", furigana=f"かいいん{i:03d}")
-        for i in range(members)
-    ]
-    for m in range(meets):
-        meet = Meet.objects.create(
-            date=date(2025, 10, 1) + timedelta(days=7 * m), kind="wed", rule_set=club_rule
-        )
-        for round_no in (1, 2, 3):
-            players = rng.sample(people, len(people) // 4 * 4)
-            for t in range(len(players) // 4):
-                first = [rng.randrange(100, 500) * 100 for _ in range(3)]
-                scores = [*first, 120_000 - sum(first)]
-                entries = [
-                    PlayerEntry(
-                        p, seat, s, 0, [(HandLevel.MANGAN, "")] if rng.random() < 0.2 else []
-                    )
-                    for seat, (p, s) in enumerate(
-                        zip(players[t * 4 : t * 4 + 4], scores, strict=True)
-                    )
-                ]
-                Hanchan(meet=meet, table_no=t + 1, round_no=round_no, rule_set=club_rule).record(
-                    entries
-                )
-    return people
 
 
 def test_the_standings_page_lists_members_with_japanese_headings(member_client, club_rule):

@@ -1,6 +1,5 @@
 """Meets and game entry: who may do what, the live check, errors, version check, history."""
 
-import re
 from decimal import Decimal
 
 import pytest
@@ -9,38 +8,10 @@ from django.utils import timezone
 
 from members.models import Member
 from scoring.models import BigHand, Hanchan, HanchanResult, Meet, RuleSet
+from tests.builders import game_post
 
 pytestmark = pytest.mark.django_db
 D = Decimal
-
-
-def game_post(club_rule, **overrides):
-    """The worked table of DOMAIN.md, typed by furigana prefixes; 北 left blank."""
-    data = {
-        "table_no": "2",
-        "round_no": "1",
-        "rule_set": str(club_rule.pk),
-        "unit": "points",
-        "deposits_held": "0",
-        "seat-0-player": "ひがし",
-        "seat-0-score": "32600",
-        "seat-1-player": "みなみ",
-        "seat-1-score": "30000",
-        "seat-2-player": "にし",
-        "seat-2-score": "30000",
-        "seat-3-player": "きた",
-        "seat-3-score": "",
-        "seat-0-chombo": "1",
-        "seat-0-hands": "満貫;役満(国士無双)",
-    }
-    data.update({seat_field(key): value for key, value in overrides.items()})
-    return data
-
-
-def seat_field(key):
-    """A seat row's field by a short name: score_3 is the form's seat-3-score."""
-    match = re.fullmatch(r"(player|score|chombo|hands)_([0-3])", key)
-    return f"seat-{match[2]}-{match[1]}" if match else key
 
 
 def state():

@@ -17,7 +17,7 @@ from scoring.models import Hanchan, Meet, PlayerEntry, RuleSet
 from scoring.reports.games_csv import render_games_csv
 from scoring.reports.xlsx import render_standings_xlsx
 from scoring.standings import Filters, Period
-from tests.conftest import put_back_migrated_data
+from tests.builders import put_back_migrated_data, wipe_the_score_book
 
 pytestmark = pytest.mark.django_db
 
@@ -60,7 +60,6 @@ def test_the_csv_neutralises_formulas_and_the_import_takes_them_back(formula_clu
     assert {row[11] for row in rows[1:]} == {"'=2+2"}  # the note
     assert rows[1][8] == "役満(=3+3)"  # only a cell that starts with a formula is one
     # The round trip still holds: into an empty score book and out again.
-    from tests.scoring.test_integrity import wipe_the_score_book
 
     wipe_the_score_book()
     import_results(data, create_members=True)
