@@ -11,7 +11,7 @@ from members.models import Member
 from members.roles import MEMBER, ORGANIZER
 from scoring.models import Hanchan, HandLevel, Meet, RuleSet
 from shirakaba.devtools.workers import Workers
-from tests.builders import NAMES, database_url, worked_table
+from tests.builders import NAMES, database_url, put_back_migrated_data, worked_table
 
 
 @pytest.fixture(autouse=True)
@@ -92,6 +92,10 @@ def outsider_client(charlie) -> Client:
 
 @pytest.fixture
 def club_rule(db) -> RuleSet:
+    """The club's default rule set. A transactional test before this one may have flushed
+    the database (rule sets and groups come from the migrations): they are put back then."""
+    if not RuleSet.objects.exists():
+        put_back_migrated_data()
     return RuleSet.objects.default()
 
 
