@@ -14,6 +14,32 @@ from shirakaba.devtools.workers import Workers
 from tests.builders import NAMES, database_url, put_back_migrated_data, worked_table
 
 
+def _transactional(item: pytest.Item) -> bool:
+    marker = item.get_closest_marker("django_db")
+    fixtures = getattr(item, "fixturenames", ())
+    return bool(
+        marker and (marker.kwargs.get("transaction") or marker.kwargs.get("reset_sequences"))
+    ) or any(name in fixtures for name in ("transactional_db", "live_server"))
+
+
+def _reloads(item: pytest.Item) -> bool:
+    marker = item.get_closest_marker("django_db")
+    return bool(marker and marker.kwargs.get("serialized_rollback"))
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """pytest-django runs the transactional tests after the others. Of those, a test with
+    ``serialized_rollback`` goes first: it reloads the rows the migrations made at its start,
+    which works only on the database as the migrations left it, before another transactional
+    test flushed it (the flush makes the groups again under new ids). Which test came first
+    used to depend on the files' names."""
+    first = [item for item in items if _reloads(item)]
+    rest = [item for item in items if not _reloads(item)]
+    at = next((i for i, item in enumerate(rest) if _transactional(item)), len(rest))
+    items[:] = [*rest[:at], *first, *rest[at:]]
+
+
 @pytest.fixture(autouse=True)
 def plain_static_storage(settings) -> None:
     """The manifest storage needs `collectstatic` first; tests use plain static storage."""
