@@ -35,6 +35,8 @@ from scoring.models import (
     HandLevel,
     Meet,
     PlayerEntry,
+    Report,
+    ReportStatus,
     RuleSet,
     StandingsGroup,
     settlement_writes,
@@ -697,3 +699,34 @@ def database_url() -> str:
         return f"sqlite:///{s['NAME']}"
     user = s["USER"] + (f":{s['PASSWORD']}" if s["PASSWORD"] else "")
     return f"postgres://{user}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
+
+
+class FakeRenderer:
+    """Counts its calls; tells progress through two of three members, as the real one does;
+    returns the number of the call in the file, and what the row said meanwhile."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+        self.rows_seen: list[tuple[str, int, int]] = []
+
+    def __call__(self, filters, *, progress, **kwargs):
+        self.calls += 1
+        progress("Member pages", 2, 3)
+        row = Report.objects.get(status=ReportStatus.MAKING)
+        self.rows_seen.append((row.step, row.done, row.total))
+        progress("Member pages", 3, 3)
+        return (f"{filters.period.key}.pdf", "application/pdf", b"%%PDF call %d" % self.calls)
+
+
+def making_entry(member, seat, score):
+    from scoring.models import PlayerEntry
+
+    return PlayerEntry(member, seat, score, 0, [])
+
+
+def games_state():
+    return (
+        list(Hanchan.objects.values_list("id", "version", "table_no")),
+        list(HanchanResult.objects.values_list("id", "score", "total_points")),
+        list(BigHand.objects.values_list("id", "level")),
+    )

@@ -70,7 +70,7 @@ def fast_passwords(settings) -> None:
 def reports_made_at_once(settings, tmp_path) -> None:
     """Reports' tasks run as they are queued (Django's immediate backend), and their files
     are kept in a directory of the test's own. The one test with a real worker
-    (tests/scoring/test_report_worker.py) sets the database backend again."""
+    (tests/scoring/management/commands/test_db_worker.py) sets the database backend again."""
     settings.TASKS = {"default": {"BACKEND": "django.tasks.backends.immediate.ImmediateBackend"}}
     settings.REPORTS_DIR = tmp_path / "reports"
 

@@ -6,6 +6,9 @@ import uuid
 import psycopg
 import pytest
 
+from scoring.reports import pdf, xlsx
+from tests.builders import FakeRenderer, make_club
+
 
 @pytest.fixture
 def databases(tmp_path):
@@ -25,3 +28,16 @@ def databases(tmp_path):
         with psycopg.connect(f"{base}/postgres", autocommit=True) as admin:
             for name in names:
                 admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture
+def fake(monkeypatch) -> FakeRenderer:
+    renderer = FakeRenderer()
+    monkeypatch.setattr(pdf, "render_standings_pdf", renderer)
+    monkeypatch.setattr(xlsx, "render_standings_xlsx", renderer)
+    return renderer
+
+
+@pytest.fixture
+def club(club_rule):
+    return make_club(club_rule, members=8, meets=3)

@@ -1,9 +1,14 @@
 """The member's charts (scoring/reports/charts.py): the cumulative chart's x-axis names each
-meet once, by its date; a phone gets a narrower chart whose labels keep their size."""
+meet once, by its date; a chart is drawn once for the same figures. (The phone's narrower
+chart on the member's page: views/test_standings.py.)"""
 
-import re
+from decimal import Decimal
+
+import pytest
 
 from scoring.reports.charts import meet_boundaries, meet_ticks
+
+pytestmark = pytest.mark.django_db
 
 
 def test_each_meet_is_named_once_at_the_middle_of_its_games():
@@ -23,14 +28,23 @@ def test_no_games_no_ticks():
     assert meet_ticks([]) == [] and meet_boundaries([]) == []
 
 
-def test_the_member_page_gives_a_phone_the_compact_chart(member_client, recorded_game):
-    member = recorded_game.results.first().member
-    html = member_client.get(f"/members/{member.pk}/?period=2025-H1").content.decode()
-    source = re.search(r'<source media="\(max-width: 40rem\)" srcset="([^"]+)"', html)
-    assert source is not None and "size=compact" in source.group(1)
-    wide = member_client.get(f"/members/{member.pk}/chart/cumulative.svg?period=2025-H1")
-    compact = member_client.get(source.group(1).replace("&amp;", "&"))
-    width = re.compile(rb'<svg[^>]* width="([0-9.]+)pt"')
-    wide_pt = float(width.search(wide.content).group(1))
-    compact_pt = float(width.search(compact.content).group(1))
-    assert compact_pt < 300 < wide_pt  # drawn for a phone: shown near its own size there
+def test_a_chart_is_drawn_once_for_the_same_figures_and_anew_when_they_change(monkeypatch):
+    from django.core.cache import cache
+
+    from scoring.reports import charts
+
+    cache.clear()
+    drawn = []
+    real_figure = charts.Figure
+
+    def counting_figure(*args, **kwargs):
+        drawn.append(1)
+        return real_figure(*args, **kwargs)
+
+    monkeypatch.setattr(charts, "Figure", counting_figure)
+    labels = ["4/2", "4/5"]
+    first = charts.cumulative_chart(labels, [Decimal("2.6"), Decimal("-30.6")], "累積P", "P")
+    again = charts.cumulative_chart(labels, [Decimal("2.6"), Decimal("-30.6")], "累積P", "P")
+    changed = charts.cumulative_chart(labels, [Decimal("2.6"), Decimal("-30.5")], "累積P", "P")
+    assert first == again and changed != first
+    assert len(drawn) == 2

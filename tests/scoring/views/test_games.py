@@ -1,25 +1,16 @@
-"""Meets and game entry: who may do what, the live check, errors, version check, history."""
+"""Game entry (views/games.py), and who may do what on a meet and its games: the live check,
+errors, version check, history. The meet pages themselves: test_meets.py."""
 
 from decimal import Decimal
 
 import pytest
 from django.test import Client
-from django.utils import timezone
 
-from members.models import Member
-from scoring.models import BigHand, Hanchan, HanchanResult, Meet, RuleSet
-from tests.builders import game_post
+from scoring.models import BigHand, Hanchan, HanchanResult, Meet
+from tests.builders import game_post, games_state
 
 pytestmark = pytest.mark.django_db
 D = Decimal
-
-
-def state():
-    return (
-        list(Hanchan.objects.values_list("id", "version", "table_no")),
-        list(HanchanResult.objects.values_list("id", "score", "total_points")),
-        list(BigHand.objects.values_list("id", "level")),
-    )
 
 
 def urls(meet, game):
@@ -52,14 +43,14 @@ class TestPermissions:
     def test_members_read_but_every_write_is_refused(
         self, member_client, meet, recorded_game, club_rule
     ):
-        before = state()
+        before = games_state()
         u = urls(meet, recorded_game)
         for name in READ:
             assert member_client.get(u[name]).status_code == 200, name
         for name in WRITE:
             assert member_client.get(u[name]).status_code == 403, name
             assert member_client.post(u[name], game_post(club_rule)).status_code == 403, name
-        assert state() == before
+        assert games_state() == before
         assert not Meet.objects.get(pk=meet.pk).is_final
 
     def test_members_see_no_buttons(self, member_client, meet, recorded_game):
@@ -78,90 +69,6 @@ class TestPermissions:
 
     def test_finalise_refuses_get(self, organizer_client, meet, recorded_game):
         assert organizer_client.get(f"/meets/{meet.pk}/finalise/").status_code == 405
-
-
-class TestMeets:
-    def test_the_list_is_newest_first_by_month(self, organizer_client, club_rule):
-        Meet.objects.create(date="2025-04-09", kind="wed", rule_set=club_rule)
-        Meet.objects.create(date="2025-05-17", kind="sat", rule_set=club_rule)
-        html = organizer_client.get("/meets/").content.decode()
-        assert html.index("2025年5月") < html.index("2025年4月")
-        assert "2025年5月17日（土）" in html
-
-    def test_create_a_meet_with_attendance(self, organizer_client, club_rule, four_members):
-        form = organizer_client.get("/meets/new/").content.decode()
-        assert 'value="' + str(club_rule.pk) + '" selected' in form  # club rule preselected
-        assert f'value="{timezone.localdate():%Y-%m-%d}"' in form  # date defaults to today
-        response = organizer_client.post(
-            "/meets/new/",
-            {
-                "date": "2025-06-11",
-                "kind": "wed",
-                "rule_set": club_rule.pk,
-                "attendees": [m.pk for m in four_members[:3]],
-            },
-        )
-        meet = Meet.objects.get(date="2025-06-11")
-        assert response["Location"] == f"/meets/{meet.pk}/"
-        assert meet.attendees.count() == 3
-
-    def test_a_meet_twice_on_a_day_is_refused_in_japanese(self, organizer_client, meet, club_rule):
-        response = organizer_client.post(
-            "/meets/new/", {"date": "2025-04-09", "kind": "wed", "rule_set": club_rule.pk}
-        )
-        assert response.status_code == 400
-        assert "この日にはこの種類の例会がすでにあります。" in response.content.decode()
-
-    def test_the_grid_shows_games_and_empty_cells(self, organizer_client, meet, recorded_game):
-        html = organizer_client.get(f"/meets/{meet.pk}/").content.decode()
-        assert "1回戦" in html and "3回戦" in html
-        assert "+22.6" not in html and "+32.6" in html  # no chombo in this fixture
-        assert f"/meets/{meet.pk}/games/new/?table=1&amp;round=2" in html
-
-    def test_the_grid_has_a_table_per_players_of_the_rule_set(
-        self, organizer_client, club_rule, members
-    ):
-        """Nine attending: under a 4-player rule set the tables the draw would make (3+3+3
-        with tables of three, two tables of four with 抜け番), three tables of three under a
-        3-player one; the club's three rounds (Meet.ROUNDS) either way."""
-        three = RuleSet.objects.filter(players=3).first()
-        for day, rule_set, mode, tables in [
-            ("2025-04-09", club_rule, "three_player_tables", 3),
-            ("2025-04-23", club_rule, "sit_out", 2),
-            ("2025-04-16", three, "three_player_tables", 3),
-        ]:
-            meet = Meet.objects.create(date=day, kind="wed", rule_set=rule_set, draw_mode=mode)
-            meet.attendees.set([*members, Member.objects.create(name=f"九人目{day}")][:9])
-            html = organizer_client.get(f"/meets/{meet.pk}/").content.decode()
-            assert html.count('class="card game empty"') == tables * Meet.ROUNDS, rule_set
-            assert f"?table={tables}&amp;round={Meet.ROUNDS}" in html
-            assert f"?table={tables + 1}&amp;" not in html
-            assert f"round={Meet.ROUNDS + 1}&amp;table=1" in html  # another round
-
-    def test_finalise_then_reopen_with_a_reason(
-        self, organizer_client, meet, recorded_game, club_rule
-    ):
-        organizer_client.post(f"/meets/{meet.pk}/finalise/")
-        meet.refresh_from_db()
-        assert meet.is_final
-        before = state()
-        for url in (f"/games/{recorded_game.pk}/edit/", f"/meets/{meet.pk}/games/new/"):
-            assert organizer_client.get(url)["Location"] == f"/meets/{meet.pk}/"
-            response = organizer_client.post(url, game_post(club_rule), follow=True)
-            assert "この例会は確定済みです" in response.content.decode()
-        organizer_client.post(f"/games/{recorded_game.pk}/delete/")
-        assert state() == before
-        html = organizer_client.get(f"/meets/{meet.pk}/").content.decode()
-        assert "確定を解除" in html and "この半荘を入力" not in html
-
-        response = organizer_client.post(f"/meets/{meet.pk}/reopen/", {"reason": ""})
-        assert response.status_code == 400
-        organizer_client.post(f"/meets/{meet.pk}/reopen/", {"reason": "北の点数の誤記"})
-        meet.refresh_from_db()
-        assert not meet.is_final
-        latest = meet.history.first()
-        assert latest.history_change_reason == "確定解除: 北の点数の誤記"
-        assert latest.history_user.username == "alice"
 
 
 class TestGameEntry:
@@ -232,7 +139,7 @@ class TestGameEntry:
     def test_errors_are_shown_next_to_the_field_and_nothing_is_saved(
         self, organizer_client, meet, recorded_game, club_rule, overrides, field_error
     ):
-        before = state()
+        before = games_state()
         response = organizer_client.post(
             f"/meets/{meet.pk}/games/new/", game_post(club_rule, **overrides)
         )
@@ -240,7 +147,7 @@ class TestGameEntry:
         html = response.content.decode()
         assert field_error in html
         assert 'class="field-error"' in html
-        assert state() == before
+        assert games_state() == before
 
     def test_three_players_under_a_four_player_rule_is_refused_at_the_top(
         self, organizer_client, meet, club_rule
@@ -324,7 +231,7 @@ class TestGameEntry:
             f"/games/{recorded_game.pk}/edit/", game_post(club_rule, table_no="1", version="1")
         )
         assert ok.status_code == 302
-        after_first = state()
+        after_first = games_state()
         refused = second.post(
             f"/games/{recorded_game.pk}/edit/",
             game_post(club_rule, table_no="1", version="1", score_0="33600", score_1="29000"),
@@ -333,7 +240,7 @@ class TestGameEntry:
         html = refused.content.decode()
         assert "編集中に他の人がこの半荘を変更しました" in html
         assert 'name="version" value="2"' in html  # the newer data is shown
-        assert state() == after_first
+        assert games_state() == after_first
 
     def test_history_records_the_user_and_the_game_page_shows_it(
         self, organizer_client, meet, club_rule
@@ -362,13 +269,3 @@ class TestGameEntry:
             HanchanResult.history.filter(history_type="-", history_user__username="alice").count()
             == 4
         )
-
-
-def test_messages_write_dates_the_japanese_way(organizer_client, club_rule):
-    response = organizer_client.post(
-        "/meets/new/",
-        {"date": "2025-04-12", "kind": "sat", "rule_set": club_rule.pk},
-        follow=True,
-    )
-    html = response.content.decode()
-    assert "2025年4月12日（土） 土曜会" in html and "2025-04-12" not in html

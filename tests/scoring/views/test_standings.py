@@ -1,5 +1,7 @@
 """The standings page and members' pages: filters, htmx, visitors, query counts."""
 
+import re
+
 import pytest
 from django.test import Client
 
@@ -171,3 +173,16 @@ def test_the_member_list_links_to_each_members_page(client: Client, bob, club_ru
     people = make_club(club_rule, members=4, meets=1)
     html = client.get("/members/").content.decode()
     assert f'href="/members/{people[1].pk}/"' in html
+
+
+def test_the_member_page_gives_a_phone_the_compact_chart(member_client, recorded_game):
+    member = recorded_game.results.first().member
+    html = member_client.get(f"/members/{member.pk}/?period=2025-H1").content.decode()
+    source = re.search(r'<source media="\(max-width: 40rem\)" srcset="([^"]+)"', html)
+    assert source is not None and "size=compact" in source.group(1)
+    wide = member_client.get(f"/members/{member.pk}/chart/cumulative.svg?period=2025-H1")
+    compact = member_client.get(source.group(1).replace("&amp;", "&"))
+    width = re.compile(rb'<svg[^>]* width="([0-9.]+)pt"')
+    wide_pt = float(width.search(wide.content).group(1))
+    compact_pt = float(width.search(compact.content).group(1))
+    assert compact_pt < 300 < wide_pt  # drawn for a phone: shown near its own size there
