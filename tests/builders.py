@@ -16,6 +16,7 @@ import sys
 import zipfile
 from collections.abc import Callable, Sequence
 from datetime import date, timedelta
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -23,7 +24,7 @@ from django.apps import apps
 from django.contrib.contenttypes.models import ContentType
 from django.db import connection
 from django.urls import URLPattern, URLResolver, get_resolver
-from openpyxl import Workbook
+from openpyxl import Workbook, load_workbook
 from playwright.sync_api import Page
 from pypdf import PdfReader
 
@@ -41,6 +42,8 @@ from scoring.models import (
     StandingsGroup,
     settlement_writes,
 )
+from scoring.reports.xlsx import TITLE_ROWS
+from scoring.standings import Period
 
 ROOT = Path(__file__).resolve().parents[1]
 """The project's folder (manage.py, README.md)."""
@@ -730,3 +733,100 @@ def games_state():
         list(HanchanResult.objects.values_list("id", "score", "total_points")),
         list(BigHand.objects.values_list("id", "level")),
     )
+
+
+CLUB4 = "白樺会 四人打ち"
+
+
+CLUB3 = "白樺会 三人打ち"
+
+
+JKMA = "日本健康麻将協会"
+
+
+PARLOR3 = "三人打ち 30000持ち34000返し"
+
+
+KANTAN = "カンターン麻雀 (1-0-0-0)"
+
+
+H1 = Period.parse("2025-H1")
+
+
+def rule(name: str) -> RuleSet:
+    return RuleSet.objects.get(name=name)
+
+
+def play(meet, table, round_no, rule_set, people, scores, *, deposits=0, chombo=None, hands=None):
+    game = Hanchan(
+        meet=meet, table_no=table, round_no=round_no, rule_set=rule_set, deposits_held=deposits
+    )
+    game.record(
+        [
+            PlayerEntry(m, i, s, (chombo or {}).get(i, 0), (hands or {}).get(i, ()))
+            for i, (m, s) in enumerate(zip(people, scores, strict=True))
+        ]
+    )
+    return game
+
+
+def totals(game) -> list[Decimal]:
+    return [r.total_points for r in game.results.order_by("seat")]
+
+
+def row_of(rows, member):
+    return next(r for r in rows if r.member_id == member.pk)
+
+
+def sheet_rows(data: bytes, name: str = "成績表") -> list[list]:
+    """The sheet's rows from its header row on (below the title rows)."""
+    rows = load_workbook(io.BytesIO(data))[name].iter_rows(min_row=TITLE_ROWS + 1, values_only=True)
+    return [list(r) for r in rows]
+
+
+def game_post_for(rule_set, players, scores, table=2, round_no=1, **extra):
+    data = {
+        "table_no": str(table),
+        "round_no": str(round_no),
+        "rule_set": str(rule_set.pk),
+        "unit": "points",
+        "deposits_held": "0",
+    }
+    for seat, (name, score) in enumerate(zip(players, scores, strict=True)):
+        data[f"seat-{seat}-player"] = name
+        data[f"seat-{seat}-score"] = score
+    data.update(extra)
+    return data
+
+
+def rows_now():
+    return (
+        list(Meet.objects.values_list("id", "date", "kind", "rule_set", "is_final", "note")),
+        list(Hanchan.objects.values_list("id", "version", "rule_set", "note", "deposits_held")),
+        list(HanchanResult.objects.values_list("id", "score", "total_points", "rule_set")),
+        list(BigHand.objects.values_list("id", "level")),
+        list(Meet.attendees.through.objects.values_list("meet_id", "member_id")),
+    )
+
+
+def games_under_every_rule(people, club_rule):
+    """Games under every shipped rule set in June 2025, with deposits held, chombo, big hands
+    and notes."""
+    wed = Meet.objects.create(date="2025-06-04", kind="wed", rule_set=club_rule)
+    play(
+        wed,
+        1,
+        1,
+        rule(CLUB4),
+        people[:4],
+        [40_000, 30_000, 29_000, 20_000],
+        deposits=1_000,
+        chombo={1: 1},
+        hands={0: [("mangan", ""), ("yakuman", "国士無双")]},
+    )
+    play(wed, 2, 1, rule(CLUB3), people[4:7], [40_000, 35_000, 15_000])
+    Hanchan.objects.filter(meet=wed, table_no=2).update(note='=1+1 三人打ち, "引用"')
+    sat = Meet.objects.create(date="2025-06-07", kind="sat", rule_set=rule(JKMA))
+    play(sat, 1, 1, rule(JKMA), people[:4], [36_000, 30_000, 20_000, 15_000])
+    play(sat, 1, 2, rule(PARLOR3), people[:3], [70_000, 25_000, -5_000])
+    play(sat, 1, 3, rule(KANTAN), people[:4], [40_000, 30_000, 17_000, 10_000])

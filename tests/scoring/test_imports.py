@@ -9,10 +9,11 @@ import pytest
 from django.core.management import CommandError, call_command
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from openpyxl import load_workbook
 
 from members.models import Member
 from scoring.imports import ImportRefused, import_results, plan_import
-from scoring.models import BigHand, Hanchan, HanchanResult, Meet
+from scoring.models import BigHand, Hanchan, HanchanResult, Meet, RuleSet
 from scoring.reports.games_csv import render_games_csv
 from scoring.standings import Filters
 from tests.builders import (
@@ -25,6 +26,7 @@ from tests.builders import (
     NAMES,
     SHEET,
     csv_bytes,
+    play,
     replace_row,
     sheet_xml,
     vm_kb,
@@ -432,7 +434,6 @@ def test_the_safe_reader_reads_what_openpyxl_reads(members):
     """Shared strings (with furigana and rich-text runs), dates by their style, formulas'
     cached values, booleans, a formula's text, an error value and cells without references:
     the same values as openpyxl's own reader (data_only) gives."""
-    from openpyxl import load_workbook
 
     from scoring.sheets import read_sheet
 
@@ -518,3 +519,79 @@ def test_a_file_with_thousands_of_errors_keeps_the_first_hundred_and_counts_the_
     plan = plan_import(data)
     assert len(plan.errors) == 100 and plan.error_count == 20_000
     assert plan.more_errors == 19_900
+
+
+class TestOneTablePerRound:
+    """One player, one table per round (issue 14)."""
+
+    def test_the_import_refuses_a_player_at_two_tables_all_or_nothing(self, people):
+        rows = [
+            "日付,例会,卓,回戦,席,氏名,持ち点",
+            *(
+                f"2025-04-09,水曜会,1,1,{s},{p.name},{v}"
+                for s, p, v in zip(
+                    "東南西北", people[:4], [40000, 30000, 30000, 20000], strict=True
+                )
+            ),
+            *(
+                f"2025-04-09,水曜会,2,1,{s},{p.name},{v}"
+                for s, p, v in zip(
+                    "東南西北", [people[0], *people[4:7]], [40000, 30000, 30000, 20000], strict=True
+                )
+            ),
+        ]
+        plan = plan_import("\n".join(rows).encode())
+        assert any("1 回戦の 1 卓ですでに打っています" in str(e) for e in plan.errors)
+        with pytest.raises(ImportRefused):
+            import_results("\n".join(rows).encode())
+        assert not Hanchan.objects.exists()
+
+    def test_the_import_refuses_a_player_already_seated_in_the_score_book(
+        self, bare_meet, people, club_rule
+    ):
+        play(bare_meet, 1, 1, club_rule, people[:4], [40_000, 30_000, 30_000, 20_000])
+        rows = [
+            "日付,例会,卓,回戦,席,氏名,持ち点",
+            *(
+                f"2025-04-09,水曜会,2,1,{s},{p.name},{v}"
+                for s, p, v in zip(
+                    "東南西北", [people[0], *people[4:7]], [40000, 30000, 30000, 20000], strict=True
+                )
+            ),
+        ]
+        with pytest.raises(ImportRefused) as exc:
+            import_results("\n".join(rows).encode())
+        assert "1 卓ですでに打っています" in str(exc.value)
+        assert Hanchan.objects.count() == 1
+
+
+def test_an_old_file_without_the_new_columns_imports_under_the_default_rule_set(people):
+    rows = ["日付,例会,卓,回戦,席,氏名,持ち点"] + [
+        f"2025-04-09,水曜会,1,1,{s},{p.name},{v}"
+        for s, p, v in zip("東南西北", people[:4], [40000, 30000, 30000, 20000], strict=True)
+    ]
+    import_results("\n".join(rows).encode())
+    assert Hanchan.objects.get().rule_set == RuleSet.objects.default()
+
+
+def test_names_match_whatever_their_spaces_and_width(db):
+    """The member was entered as 山田　花子 (a full-width space); files write 山田 花子 or
+    山田花子, and ｽｽﾞｷ in half-width kana: one member each, never a duplicate."""
+    Member.objects.create(name="山田　花子", furigana="やまだ はなこ")
+    names = ["山田 花子", "鈴木 一郎", "ｽｽﾞｷ 次郎", "佐藤太郎"]
+    rows = ["日付,例会,卓,回戦,席,氏名,持ち点"] + [
+        f"2025-04-09,水曜会,1,1,{s},{n},{v}"
+        for s, n, v in zip("東南西北", names, [40000, 30000, 30000, 20000], strict=True)
+    ]
+    plan = plan_import("\n".join(rows).encode(), create_members=True)
+    assert plan.new_members == ["鈴木 一郎", "ｽｽﾞｷ 次郎", "佐藤太郎"]  # 山田 花子 is known
+    import_results("\n".join(rows).encode(), create_members=True)
+    assert Member.objects.count() == 4
+    assert Hanchan.objects.get().results.get(seat=0).member.name == "山田　花子"
+    # Written again with other spaces and widths, the same four are found.
+    again = [r.replace("2025-04-09", "2025-04-16") for r in rows]
+    again[1] = again[1].replace("山田 花子", "山田花子")
+    again[3] = again[3].replace("ｽｽﾞｷ 次郎", "スズキ　次郎")
+    again[4] = again[4].replace("佐藤太郎", "佐藤 太郎")
+    import_results("\n".join(again).encode(), create_members=True)
+    assert Member.objects.count() == 4

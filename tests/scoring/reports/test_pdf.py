@@ -8,7 +8,7 @@ import pytest
 from pypdf import PdfReader
 
 from members.models import Member
-from scoring.models import Hanchan, Meet
+from scoring.models import Hanchan, Meet, PlayerEntry
 from scoring.reports.pdf import (
     render_meet_pdf,
     render_member_pdf,
@@ -17,7 +17,7 @@ from scoring.reports.pdf import (
 )
 from scoring.standings import Filters, Period, big_hand_list, compute_standings
 from scoring.templatetags.scoring_tags import signed_p
-from tests.builders import pdf_text
+from tests.builders import H1, JKMA, KANTAN, pdf_text, play, rule
 
 pytestmark = pytest.mark.django_db
 H2 = Filters(period=Period.parse("2025-H2"))
@@ -116,7 +116,6 @@ def test_the_members_parts_read_a_few_members_at_a_time_make_the_same_report(clu
 
 
 def add_game(meet: Meet, players: list[Member], round_no: int = 9) -> None:
-    from scoring.models import PlayerEntry
 
     scores = [41_000, 32_000, 27_000, 20_000]
     Hanchan(meet=meet, table_no=1, round_no=round_no, rule_set=meet.rule_set).record(
@@ -339,3 +338,28 @@ def test_a_date_in_the_big_hand_list_and_a_hand_in_the_daily_sheet_never_split(c
     assert '<td class="date">2025年10月1日（水）</td>' in html
     assert '<span class="word">満貫</span>' in html
     assert ".date, .word { white-space: nowrap; }" in html
+
+
+@pytest.mark.slow
+def test_the_pdf_of_each_group(three_systems):
+    text = pdf_text(render_standings_pdf(Filters(period=H1), with_members=False)[2])
+    # 相川: 2 games, −5.0, 4-player 1位 once; 3-player places 0 0 1 (the last counted apart).
+    assert "相川 愛 2 −5.0 −2.5 1 0 0 0 0 0 1 1.00" in text
+    text = pdf_text(
+        render_standings_pdf(Filters(period=H1, group=rule(JKMA).group), with_members=False)[2]
+    )
+    assert "日本健康麻将協会" in text and "相川 愛 1 +22.0" in text
+    text = pdf_text(
+        render_standings_pdf(Filters(period=H1, group=rule(KANTAN).group), with_members=False)[2]
+    )
+    assert "勝ち数" in text and "勝率" in text and "相川 愛 1 1" in text
+
+
+@pytest.mark.slow
+def test_deposits_held_are_shown_on_the_meet_page_and_its_pdf(
+    bare_meet, people, club_rule, member_client
+):
+    play(bare_meet, 1, 1, club_rule, people[:4], [40_000, 30_000, 29_000, 20_000], deposits=1_000)
+    html = member_client.get(f"/meets/{bare_meet.pk}/").content.decode()
+    assert "供託 預かり 1,000 点（卓の P 合計はその分 −1.0）" in html
+    assert "預かり 1,000 点" in pdf_text(render_meet_pdf(Meet.objects.get(pk=bare_meet.pk))[2])

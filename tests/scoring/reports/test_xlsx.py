@@ -10,7 +10,7 @@ from openpyxl import load_workbook
 from scoring.models import Hanchan
 from scoring.reports.xlsx import STANDINGS_HEADER, TITLE_ROWS, render_standings_xlsx
 from scoring.standings import Filters, Period, compute_standings
-from tests.builders import FIRST_COLUMNS
+from tests.builders import CLUB4, FIRST_COLUMNS, H1, JKMA, KANTAN, rule, sheet_rows
 
 pytestmark = pytest.mark.django_db
 H2 = Filters(period=Period.parse("2025-H2"))
@@ -88,3 +88,36 @@ def test_p_values_are_rounded_to_a_tenth_before_writing(club):
         min_row=TITLE_ROWS + 2, min_col=12, max_col=12, values_only=True
     ):
         assert Decimal(str(value)) == Decimal(str(value)).quantize(Decimal("0.1"))
+
+
+def test_the_excel_of_each_group(three_systems):
+    _f, _t, data = render_standings_xlsx(Filters(period=H1), with_members=False)
+    rows = sheet_rows(data)
+    assert rows[0][:11] == FIRST_COLUMNS
+    assert rows[0][: len(STANDINGS_HEADER)] == STANDINGS_HEADER
+    assert rows[0][-4:] == ["三人打ち1位", "三人打ち2位", "三人打ち3位", "三人打ち平均順位"]
+    a = next(r for r in rows if r[1] == "相川 愛")
+    header = rows[0]
+    assert a[header.index("合計P")] == -5.0
+    assert a[header.index("3位")] == 0 and a[header.index("三人打ち3位")] == 1
+
+    filename, _t, data = render_standings_xlsx(
+        Filters(period=H1, group=rule(JKMA).group), with_members=False
+    )
+    a = next(r for r in sheet_rows(data) if r[1] == "相川 愛")
+    assert a[3] == 22.0 and f"group{rule(JKMA).group.pk}" in filename
+
+    _f, _t, data = render_standings_xlsx(
+        Filters(period=H1, group=rule(KANTAN).group), with_members=False
+    )
+    rows = sheet_rows(data)
+    assert rows[0][:5] == ["順位", "氏名", "半荘数", "勝ち数", "勝率"]
+    assert next(r for r in rows if r[1] == "相川 愛")[3] == 1
+
+
+def test_the_excel_games_sheet_carries_rule_set_deposits_and_note(every_rule):
+    data = render_standings_xlsx(Filters(period=Period.parse("2025-06")), with_members=False)[2]
+    rows = sheet_rows(data, "全対局")
+    assert rows[0][-3:] == ["ルール", "供託", "備考"]
+    first = next(r for r in rows if r[5] == "相川 愛" and r[11] == CLUB4)
+    assert first[12] == 1000 and first[10] == "満貫;役満(国士無双)"

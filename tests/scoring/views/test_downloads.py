@@ -13,7 +13,7 @@ from scoring.models import Meet, Report, ReportStatus
 from scoring.reports import making, pdf
 from scoring.reports.making import Spec, ask, kept_path
 from scoring.standings import Filters, Period
-from tests.builders import FakeRenderer, making_entry
+from tests.builders import JKMA, FakeRenderer, making_entry, rule
 
 pytestmark = pytest.mark.django_db
 
@@ -171,3 +171,13 @@ def test_download_buttons_and_endpoints(member_client, client, club):
     assert b"".join(record.streaming_content).startswith(b"%PDF")
     for url in ("/reports/standings.pdf", "/reports/games.csv", f"/meets/{meet.pk}/sheet.pdf"):
         assert client.get(url).status_code == 302  # visitors sign in first
+
+
+def test_the_csv_download_holds_every_game_whatever_the_group(every_rule, member_client):
+    response = member_client.get(f"/reports/games.csv?period=2025-06&group={rule(JKMA).group.pk}")
+    lines = (
+        b"".join(response.streaming_content if response.streaming else [response.content])
+        .decode("utf-8-sig")
+        .splitlines()
+    )
+    assert len(lines) == 1 + 18

@@ -6,8 +6,9 @@ from decimal import Decimal
 import pytest
 from django.test import Client
 
+from scoring.imports import import_results
 from scoring.models import BigHand, Hanchan, HanchanResult, Meet
-from tests.builders import game_post, games_state
+from tests.builders import game_post, game_post_for, games_state, play, rows_now
 
 pytestmark = pytest.mark.django_db
 D = Decimal
@@ -269,3 +270,93 @@ class TestGameEntry:
             HanchanResult.history.filter(history_type="-", history_user__username="alice").count()
             == 4
         )
+
+
+class TestOneTablePerRound:
+    """One player, one table per round (issue 14)."""
+
+    def test_the_form_refuses_a_player_seated_at_another_table(
+        self, organizer_client, bare_meet, people, club_rule
+    ):
+        play(bare_meet, 1, 1, club_rule, people[:4], [40_000, 30_000, 30_000, 20_000])
+        names = [people[0].name, people[4].name, people[5].name, people[6].name]
+        response = organizer_client.post(
+            f"/meets/{bare_meet.pk}/games/new/",
+            game_post_for(club_rule, names, ["40000", "30000", "30000", "20000"]),
+        )
+        assert response.status_code == 400
+        html = response.content.decode()
+        assert "相川 愛 さんは 1 回戦の 1 卓ですでに打っています。" in html
+        assert Hanchan.objects.count() == 1
+
+    def test_a_player_missing_from_the_attendance_is_added_and_told(
+        self, organizer_client, bare_meet, people, club_rule
+    ):
+        bare_meet.attendees.set(people[:3])
+        names = [p.name for p in people[:4]]
+        response = organizer_client.post(
+            f"/meets/{bare_meet.pk}/games/new/",
+            game_post_for(club_rule, names, ["40000", "30000", "30000", "20000"]),
+            follow=True,
+        )
+        assert response.status_code == 200
+        assert set(bare_meet.attendees.all()) == set(people[:4])
+        assert "出席に追加しました：江藤 栄" in response.content.decode()
+
+
+class TestFinalisedMeansFinal:
+    """Finalised means final, by every path (issue 14)."""
+
+    def test_a_finalised_games_delete_page_is_not_offered(self, organizer_client, final_game):
+        """As its edit page: straight back to the game with the reason, no confirmation page
+        for a deletion that would be refused (found trying a meet day)."""
+        response = organizer_client.get(f"/games/{final_game.pk}/delete/", follow=True)
+        assert response.redirect_chain == [(f"/games/{final_game.pk}/", 302)]
+        assert "確定" in response.content.decode()
+
+    def test_a_post_without_the_version_is_refused_as_stale(
+        self, organizer_client, bare_meet, people, club_rule
+    ):
+        game = play(bare_meet, 1, 1, club_rule, people[:4], [40_000, 30_000, 30_000, 20_000])
+        before = rows_now()
+        data = game_post_for(
+            club_rule, [p.name for p in people[:4]], ["41000", "29000", "30000", "20000"], table=1
+        )
+        response = organizer_client.post(f"/games/{game.pk}/edit/", data)
+        assert response.status_code == 400
+        assert "他の人がこの半荘を変更しました" in response.content.decode()
+        assert rows_now() == before
+
+
+NOTATIONS = ["▲3,200", "−3200", "ー3200", "-3,200", "－３２００", "▲３，２００"]
+
+
+@pytest.mark.parametrize("notation", NOTATIONS)
+def test_the_form_and_the_import_read_the_same_notations(
+    notation, organizer_client, bare_meet, people, club_rule
+):
+    names = [p.name for p in people[:4]]
+    scores = ["63200", "30000", "30000", notation]
+    response = organizer_client.post(
+        f"/meets/{bare_meet.pk}/games/new/", game_post_for(club_rule, names, scores, table=1)
+    )
+    assert response.status_code == 302, response.content.decode()[:2000]
+    assert Hanchan.objects.get().results.get(seat=3).score == -3_200
+    rows = ["日付,例会,卓,回戦,席,氏名,持ち点"] + [
+        f'2025-04-09,水曜会,2,2,{s},{p.name},"{v}"'
+        for s, p, v in zip("東南西北", people[:4], scores, strict=True)
+    ]
+    import_results("\n".join(rows).encode())
+    assert Hanchan.objects.get(table_no=2).results.get(seat=3).score == -3_200
+
+
+def test_the_live_check_shows_a_triangle_score(organizer_client, bare_meet, people, club_rule):
+    names = [p.name for p in people[:4]]
+    data = game_post_for(
+        club_rule, names, ["63200", "30000", "30000", "▲3,200"], table=1, preview="1"
+    )
+    html = organizer_client.post(
+        f"/meets/{bare_meet.pk}/games/new/", data, headers={"HX-Request": "true"}
+    ).content.decode()
+    assert "−33.2" in html  # −3,200 → −33.2 before rank points: the row is settled
+    assert "120,000" in html

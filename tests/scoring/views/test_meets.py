@@ -5,7 +5,7 @@ from django.utils import timezone
 
 from members.models import Member
 from scoring.models import Meet, RuleSet
-from tests.builders import game_post, games_state
+from tests.builders import JKMA, game_post, games_state, rows_now, rule
 
 pytestmark = pytest.mark.django_db
 
@@ -102,3 +102,31 @@ def test_messages_write_dates_the_japanese_way(organizer_client, club_rule):
     )
     html = response.content.decode()
     assert "2025年4月12日（土） 土曜会" in html and "2025-04-12" not in html
+
+
+class TestFinalisedMeansFinal:
+    """Finalised means final, by every path (issue 14)."""
+
+    def test_the_meet_form_refuses_a_finalised_meet(self, organizer_client, final_game, club_rule):
+        meet = final_game.meet
+        before = rows_now()
+        assert organizer_client.get(f"/meets/{meet.pk}/edit/").status_code == 302
+        response = organizer_client.post(
+            f"/meets/{meet.pk}/edit/",
+            {"date": "2025-04-10", "kind": "sat", "rule_set": rule(JKMA).pk, "note": "x"},
+        )
+        assert response.status_code == 302
+        assert rows_now() == before
+
+
+def test_the_home_page_lists_the_meets_just_before_the_latest_newest_first(
+    member_client, club_rule
+):
+    for day in range(1, 10):
+        Meet.objects.create(date=f"2025-04-{day:02d}", kind="wed", rule_set=club_rule)
+    html = member_client.get("/").content.decode()
+    earlier = html[html.index("これまでの例会") :]
+    shown = [f"4月{d}日" for d in (8, 7, 6, 5, 4)]
+    positions = [earlier.index(s) for s in shown]
+    assert positions == sorted(positions)
+    assert "4月1日" not in earlier

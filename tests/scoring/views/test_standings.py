@@ -3,11 +3,12 @@
 import re
 
 import pytest
+from django.core.management import CommandError, call_command
 from django.test import Client
 
 from members.models import Member
-from scoring.models import BigHand, ClubSettings, Meet
-from tests.builders import make_club
+from scoring.models import BigHand, ClubSettings, Meet, StandingsGroup
+from tests.builders import JKMA, make_club, rule, sheet_rows
 
 pytestmark = pytest.mark.django_db
 
@@ -186,3 +187,51 @@ def test_the_member_page_gives_a_phone_the_compact_chart(member_client, recorded
     wide_pt = float(width.search(wide.content).group(1))
     compact_pt = float(width.search(compact.content).group(1))
     assert compact_pt < 300 < wide_pt  # drawn for a phone: shown near its own size there
+
+
+def test_the_standings_page_and_the_export_command_take_a_group(
+    three_systems, member_client, tmp_path
+):
+    group = rule(JKMA).group
+    html = member_client.get(f"/standings/?period=2025-H1&group={group.pk}").content.decode()
+    assert "+22.0" in html and "−5.0" not in html
+    html = member_client.get("/standings/?period=2025-H1").content.decode()
+    assert "−5.0" in html and "+22.0" not in html
+    out = tmp_path / "jkma.xlsx"
+    call_command(
+        "export_report",
+        "--period",
+        "2025-H1",
+        "--format",
+        "xlsx",
+        "--group",
+        JKMA,
+        "--output",
+        str(out),
+    )
+    assert next(r for r in sheet_rows(out.read_bytes()) if r[1] == "相川 愛")[3] == 22.0
+    with pytest.raises(CommandError):
+        call_command(
+            "export_report", "--period", "2025-H1", "--group", "無い", "--output", str(out)
+        )
+
+
+def test_a_rule_of_another_group_than_the_one_named_is_ignored(three_systems, member_client):
+    club = StandingsGroup.club()
+    html = member_client.get(
+        f"/standings/?period=2025-H1&group={club.pk}&rule={rule(JKMA).pk}"
+    ).content.decode()
+    assert "−5.0" in html and "+22.0" not in html
+
+
+def test_the_download_links_follow_htmx_navigation(three_systems, member_client):
+    response = member_client.get("/standings/?period=2024-H2", headers={"HX-Request": "true"})
+    html = response.content.decode()
+    assert html.lstrip().startswith('<div id="standings"')
+    assert "/reports/standings.pdf?period=2024-H2" in html
+    assert "/reports/standings.xlsx?period=2024-H2" in html
+    group = rule(JKMA).group
+    html = member_client.get(
+        f"/standings/?period=2025-H1&group={group.pk}&min=2", headers={"HX-Request": "true"}
+    ).content.decode()
+    assert f"/reports/standings.pdf?period=2025-H1&amp;group={group.pk}&amp;min=2" in html
