@@ -7,6 +7,7 @@ from playwright.sync_api import Page, expect
 
 from members.models import Member
 from members.roles import ORGANIZER
+from scoring.meet_draw import DrawnRound, DrawnTable, MeetDraw, save_draw
 from tests.builders import KeyCounter, sign_in
 
 pytestmark = [
@@ -90,18 +91,13 @@ def meet_of_four(organizer):
 
 
 @pytest.fixture
-def drawn_table(monkeypatch, meet_of_four):
-    """The game form opens as the draw's view will open it: initial["players"] holds the
-    drawn table's members in seat order (the contract with the table draw)."""
-    from scoring.views import games
-
+def drawn_table(meet_of_four):
+    """The meet's draw, saved as the draw board saves it (``save_draw``): round 1's table 1
+    holds the first four players in this order, so the game form opens with them in seat
+    order (the contract with the table draw)."""
     drawn = [Member.objects.get(name=name) for name, _ in PLAYERS[:4]]
-    form_for = games._game_form
-
-    def with_drawn_players(request, meet, game, initial):
-        return form_for(request, meet, game, {**initial, "players": drawn})
-
-    monkeypatch.setattr(games, "_game_form", with_drawn_players)
+    table = DrawnTable(round_no=1, table_no=1, players=tuple(drawn))
+    save_draw(meet_of_four, MeetDraw(rounds=(DrawnRound(1, (table,), ()),), seeds=(1,)), seed=1)
     return drawn
 
 
