@@ -312,6 +312,7 @@ cells = st.one_of(
 )
 
 
+@pytest.mark.slow  # fuzzes (hypothesis)
 @settings(
     max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
@@ -375,6 +376,7 @@ def memory_ceiling():
     resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
 
 
+@pytest.mark.slow  # hostile files: reads millions of cells
 @pytest.mark.parametrize("case", list(HOSTILE_MESSAGES))
 def test_a_hostile_file_gets_its_message_or_only_its_rows(members, memory_ceiling, case):
 

@@ -363,6 +363,7 @@ def test_check_results_finds_a_result_that_disagrees_with_its_rule_set(
         call_command("check_results")
 
 
+@pytest.mark.slow  # a race: fifteen rounds of two threads
 @pytest.mark.django_db(transaction=True)
 def test_an_edit_racing_a_finalise_never_lands_after_it():
     """Fifteen times over, an edit and 確定 start at the same moment in two threads. Either

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from scoring.imports import plan_import
 from tests.builders import concrete, content, every_path
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]  # fuzzes (hypothesis)
 
 EXAMPLES = {"get": 300, "post": 200, "import": 200}
 FUZZ = settings(

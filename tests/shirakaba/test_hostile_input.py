@@ -196,6 +196,7 @@ def test_a_long_yakuman_name_is_refused_in_the_form(organizer_client, club_rule,
     assert not Hanchan.objects.exists()
 
 
+@pytest.mark.slow  # a race: two threads at once
 @pytest.mark.django_db(transaction=True)
 def test_two_organizers_saving_one_new_table_at_once(db):
     """Both checks pass before either saves; the meet's row lock makes the second wait and

@@ -84,6 +84,7 @@ def test_trying_a_failed_report_again_counts_as_asking(
     assert refused.status_code == 429 and FULL in refused.content.decode()
 
 
+@pytest.mark.slow  # a race: requests in threads at once
 @pytest.mark.django_db(transaction=True)
 def test_a_flood_of_requests_at_once_is_held_to_the_limit(bob, recorded_game, queue_only):
     """Eight asks of bob's at the same moment, each for a report of its own: two queued."""

@@ -322,6 +322,7 @@ def test_a_members_pdf(club):
     assert member.name in text and signed_p(row.total) in text and "日別成績表" in text
 
 
+@pytest.mark.slow  # makes a PDF
 def test_a_date_in_the_big_hand_list_and_a_hand_in_the_daily_sheet_never_split(club, monkeypatch):
     """Issue 17: in the half-year PDF, 2025年10月1日（水） in the 満貫以上 list stays on one line,
     and the daily sheet never breaks 満貫 or 跳満 across lines (Japanese may break between any

@@ -171,6 +171,7 @@ def test_two_previews_of_the_same_games_confirmed_at_once_import_them_once(
     assert "sheet.csv からは何も取り込んでいません。" in response.content.decode()
 
 
+@pytest.mark.slow  # a race: eight threads at once
 def test_the_claim_on_a_pending_file_is_won_by_one_of_many_at_once(settings, tmp_path):
     token = views_import.keep_pending(b"the file")
     with ThreadPoolExecutor(max_workers=8) as pool:
