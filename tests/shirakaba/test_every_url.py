@@ -53,6 +53,7 @@ def test_the_sign_in_pages_show_nothing_of_the_club(client, sample):
         assert "32,600" not in html
 
 
+@pytest.mark.slow  # makes PDFs: the walk opens the PDF pages too
 def test_a_member_reads_but_every_write_is_refused(bob, sample):
     member = Client()
     before = content()
@@ -92,6 +93,7 @@ def test_a_member_cannot_open_the_organizers_pages(member_client, sample):
         assert member_client.get(path).status_code == 403, path
 
 
+@pytest.mark.slow  # makes PDFs: the walk opens the PDF pages too
 def test_an_organizer_reaches_every_page_and_every_write(alice, sample):
     organizer = Client()
     for path in every_path(sample):

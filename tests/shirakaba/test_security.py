@@ -109,6 +109,7 @@ INLINE_SCRIPT = re.compile(r"<script(?![^>]*\bsrc=)(?![^>]*type=\"application/js
 INLINE_HANDLER = re.compile(r"\son[a-z]+=", re.IGNORECASE)
 
 
+@pytest.mark.slow  # makes PDFs: the walk opens the PDF pages too
 def test_every_page_has_the_csp_header_and_no_inline_script_or_style(alice, sample):
     organizer = Client()
     pages = 0
