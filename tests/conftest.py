@@ -1,8 +1,6 @@
 """Shared fixtures: a named cast (alice the organizer, bob the member, charlie with no role)."""
 
-from collections.abc import Sequence
 from datetime import date
-from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import Group, User
@@ -11,10 +9,41 @@ from django.utils import translation
 
 from members.models import Member
 from members.roles import MEMBER, ORGANIZER
-from scoring.models import Hanchan, HandLevel, Meet, PlayerEntry, RuleSet
+from scoring.models import Hanchan, HandLevel, Meet, RuleSet
+from shirakaba.devtools.workers import Workers
+from tests.builders import (
+    NAMES,
+    database_url,
+    put_back_migrated_data,
+    reports_kept_in,
+    worked_table,
+)
 
-WORKED_SCORES = (32_600, 30_000, 30_000, 27_400)
-"""DOMAIN.md's worked table: 東 32,600 / 南 30,000 / 西 30,000 / 北 27,400."""
+
+def _transactional(item: pytest.Item) -> bool:
+    marker = item.get_closest_marker("django_db")
+    fixtures = getattr(item, "fixturenames", ())
+    return bool(
+        marker and (marker.kwargs.get("transaction") or marker.kwargs.get("reset_sequences"))
+    ) or any(name in fixtures for name in ("transactional_db", "live_server"))
+
+
+def _reloads(item: pytest.Item) -> bool:
+    marker = item.get_closest_marker("django_db")
+    return bool(marker and marker.kwargs.get("serialized_rollback"))
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """pytest-django runs the transactional tests after the others. Of those, a test with
+    ``serialized_rollback`` goes first: it reloads the rows the migrations made at its start,
+    which works only on the database as the migrations left it, before another transactional
+    test flushed it (the flush makes the groups again under new ids). Which test came first
+    used to depend on the files' names."""
+    first = [item for item in items if _reloads(item)]
+    rest = [item for item in items if not _reloads(item)]
+    at = next((i for i, item in enumerate(rest) if _transactional(item)), len(rest))
+    items[:] = [*rest[:at], *first, *rest[at:]]
 
 
 @pytest.fixture(autouse=True)
@@ -47,21 +76,9 @@ def fast_passwords(settings) -> None:
 def reports_made_at_once(settings, tmp_path) -> None:
     """Reports' tasks run as they are queued (Django's immediate backend), and their files
     are kept in a directory of the test's own. The one test with a real worker
-    (tests/scoring/test_report_worker.py) sets the database backend again."""
+    (tests/scoring/management/commands/test_db_worker.py) sets the database backend again."""
     settings.TASKS = {"default": {"BACKEND": "django.tasks.backends.immediate.ImmediateBackend"}}
     reports_kept_in(settings, tmp_path / "reports")
-
-
-def reports_kept_in(settings, directory: Path) -> None:
-    """Keep the reports' files in ``directory``: the reports storage (the file system) there."""
-    settings.REPORTS_DIR = directory
-    settings.STORAGES = {
-        **settings.STORAGES,
-        "reports": {
-            "BACKEND": "django.core.files.storage.FileSystemStorage",
-            "OPTIONS": {"location": directory},
-        },
-    }
 
 
 @pytest.fixture
@@ -107,7 +124,9 @@ def outsider_client(charlie) -> Client:
 
 @pytest.fixture
 def club_rule(db) -> RuleSet:
-    if not RuleSet.objects.exists():  # flushed by a transactional test before this one
+    """The club's default rule set. A transactional test before this one may have flushed
+    the database (rule sets and groups come from the migrations): they are put back then."""
+    if not RuleSet.objects.exists():
         put_back_migrated_data()
     return RuleSet.objects.default()
 
@@ -121,23 +140,6 @@ def four_members(db) -> list[Member]:
         ("北村 三郎", "きたむら さぶろう"),
     ]
     return [Member.objects.create(name=n, furigana=f) for n, f in names]
-
-
-def worked_table(
-    members, chombo_east: int = 0, hands_east: Sequence[tuple[str, str]] = ()
-) -> list[PlayerEntry]:
-    """The worked table, seated 東 南 西 北 in the order of ``members``. Under the club's rule:
-    東 +32.6, 南 and 西 0.0 each, 北 −32.6; with one chombo for 東, 東 +22.6 (DOMAIN.md)."""
-    return [
-        PlayerEntry(
-            m,
-            seat,
-            score,
-            chombo_east if seat == 0 else 0,
-            big_hands=hands_east if seat == 0 else (),
-        )
-        for seat, (m, score) in enumerate(zip(members, WORKED_SCORES, strict=True))
-    ]
 
 
 @pytest.fixture
@@ -159,20 +161,22 @@ def recorded_game(meet, club_rule, four_members) -> Hanchan:
 
 @pytest.fixture
 def members(db) -> list[Member]:
-    """The eight players of the import tests' sheet (tests/scoring/test_imports.py)."""
-    from tests.scoring.test_imports import NAMES
+    """The eight players of the import tests' sheet (``NAMES`` in tests/builders.py)."""
 
     return [Member.objects.create(name=n, furigana="かな") for n in NAMES]
 
 
-def put_back_migrated_data() -> None:
-    """The rule sets and standings groups as the migrations leave them, for tests whose
-    database was flushed (``transaction=True``). Idempotent."""
-    import importlib
-
-    from scoring.models import StandingsGroup
-
-    again = importlib.import_module("scoring.migrations.0007_read_the_sheets_again")
-    for values, group_name in again.as_migrated():
-        group, _ = StandingsGroup.objects.get_or_create(name=group_name)
-        RuleSet.objects.update_or_create(name=values["name"], defaults={**values, "group": group})
+@pytest.fixture
+def workers(settings, tmp_path):
+    """Queue into the database, and run two `db_worker` processes on it until the test ends
+    (each one started and looking for tasks before the test goes on)."""
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+    pool = Workers(
+        2,
+        database_url=database_url(),
+        reports_dir=settings.REPORTS_DIR,
+        logs_dir=tmp_path,
+        interval=0.1,
+    )
+    yield pool.processes
+    pool.stop()

@@ -6,10 +6,15 @@ installs the `chromium` package. A missing browser fails the run rather than ski
 
 import os
 import shutil
+from datetime import date
 
 import pytest
+from django.contrib.auth.models import Group, User
 
-from tests.conftest import put_back_migrated_data
+from members.models import Member
+from members.roles import MEMBER
+from scoring.models import Hanchan, Meet, PlayerEntry, RuleSet
+from tests.builders import put_back_migrated_data
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync API runs a loop
 
@@ -49,10 +54,27 @@ def migrated_data(live_server):
     put_back_migrated_data()
 
 
-def sign_in(page, live_server, username: str, password: str) -> None:
-    """Sign in through the sign-in page, as a person would, and land on the home page."""
-    page.goto(f"{live_server.url}/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", password)
-    page.press("#id_password", "Enter")
-    page.wait_for_url(f"{live_server.url}/")
+@pytest.fixture
+def club():
+    user = User.objects.create_user("bob", password="bob-pass-123")
+    user.groups.add(Group.objects.get(name=MEMBER))
+    rule = RuleSet.objects.default()
+    people = [
+        Member.objects.create(name=n, furigana=f)
+        for n, f in [
+            ("青木", "あおき"),
+            ("井上", "いのうえ"),
+            ("上田", "うえだ"),
+            ("江藤", "えとう"),
+        ]
+    ]
+    for day, kind, scores in [
+        (date(2025, 10, 1), "wed", [40_000, 35_000, 25_000, 20_000]),
+        (date(2025, 10, 4), "sat", [20_000, 25_000, 35_000, 40_000]),
+    ]:
+        meet = Meet.objects.create(date=day, kind=kind, rule_set=rule)
+        entries = [
+            PlayerEntry(m, i, s) for i, (m, s) in enumerate(zip(people, scores, strict=True))
+        ]
+        Hanchan(meet=meet, table_no=1, round_no=1, rule_set=rule).record(entries)
+    return people

@@ -6,36 +6,18 @@ so these pages are opened in a browser context that bypasses CSP; the other brow
 run under the policy.
 """
 
-from pathlib import Path
-
 import pytest
 from django.contrib.auth.models import Group, User
 from playwright.sync_api import Browser
 
 from members.roles import ORGANIZER
 from scoring.models import Meet
-from tests.browser.conftest import sign_in
-from tests.browser.test_standings import club  # noqa: F401 (a fixture)
+from tests.builders import axe_violations, sign_in
 
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.django_db(transaction=True),
 ]
-
-AXE = Path(__file__).parent / "node_modules" / "axe-core" / "axe.min.js"
-SERIOUS = {"serious", "critical"}
-
-
-def axe_violations(page) -> list[str]:
-    if not AXE.exists():
-        pytest.fail("axe-core is missing: run `make setup` (npm ci --prefix tests/browser)")
-    page.add_script_tag(path=str(AXE))
-    result = page.evaluate("async () => await axe.run(document)")
-    return [
-        f"{v['id']} ({v['impact']}): {v['help']} — {[n['target'] for n in v['nodes']][:3]}"
-        for v in result["violations"]
-        if v["impact"] in SERIOUS
-    ]
 
 
 @pytest.fixture
@@ -49,7 +31,7 @@ def organizer(db):
 def test_main_pages_have_no_serious_accessibility_violations(
     browser: Browser,
     live_server,
-    club,  # noqa: F811
+    club,
     organizer,
     width,
 ):

@@ -13,8 +13,7 @@ from members.models import Member
 from members.roles import ORGANIZER
 from scoring.meet_draw import make_draw, save_draw, stored_draw
 from scoring.models import Hanchan, Meet, RuleSet
-from tests.browser.conftest import sign_in
-from tests.browser.test_accessibility import axe_violations
+from tests.builders import axe_violations, sign_in
 
 pytestmark = [
     pytest.mark.browser,

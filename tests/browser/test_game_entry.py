@@ -7,7 +7,8 @@ from playwright.sync_api import Page, expect
 
 from members.models import Member
 from members.roles import ORGANIZER
-from tests.browser.conftest import sign_in
+from scoring.meet_draw import DrawnRound, DrawnTable, MeetDraw, save_draw
+from tests.builders import KeyCounter, sign_in
 
 pytestmark = [
     pytest.mark.browser,
@@ -21,22 +22,6 @@ PLAYERS = [
     ("北村 三郎", "きたむら さぶろう"),
     ("東野 圭", "ひがしの けい"),
 ]
-
-
-class KeyCounter:
-    """Types through page.keyboard and counts every key press (each character is one)."""
-
-    def __init__(self, page: Page) -> None:
-        self.page = page
-        self.keys = 0
-
-    def type(self, text: str) -> None:
-        self.page.keyboard.type(text)
-        self.keys += len(text)
-
-    def press(self, key: str) -> None:
-        self.page.keyboard.press(key)
-        self.keys += 1
 
 
 @pytest.fixture
@@ -106,18 +91,13 @@ def meet_of_four(organizer):
 
 
 @pytest.fixture
-def drawn_table(monkeypatch, meet_of_four):
-    """The game form opens as the draw's view will open it: initial["players"] holds the
-    drawn table's members in seat order (the contract with the table draw)."""
-    from scoring.views import games
-
+def drawn_table(meet_of_four):
+    """The meet's draw, saved as the draw board saves it (``save_draw``): round 1's table 1
+    holds the first four players in this order, so the game form opens with them in seat
+    order (the contract with the table draw)."""
     drawn = [Member.objects.get(name=name) for name, _ in PLAYERS[:4]]
-    form_for = games._game_form
-
-    def with_drawn_players(request, meet, game, initial):
-        return form_for(request, meet, game, {**initial, "players": drawn})
-
-    monkeypatch.setattr(games, "_game_form", with_drawn_players)
+    table = DrawnTable(round_no=1, table_no=1, players=tuple(drawn))
+    save_draw(meet_of_four, MeetDraw(rounds=(DrawnRound(1, (table,), ()),), seeds=(1,)), seed=1)
     return drawn
 
 

@@ -10,7 +10,7 @@ from playwright.sync_api import Page, expect
 from members.models import Member
 from members.roles import MEMBER, ORGANIZER
 from scoring.models import Hanchan, Meet, PlayerEntry, RuleSet
-from tests.browser.conftest import sign_in
+from tests.builders import sign_in
 
 pytestmark = [
     pytest.mark.browser,

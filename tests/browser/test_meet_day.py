@@ -14,8 +14,7 @@ from members.models import Member
 from members.roles import ORGANIZER
 from scoring.meet_draw import stored_draw
 from scoring.models import Hanchan, Meet
-from tests.browser.conftest import sign_in
-from tests.browser.test_game_entry import KeyCounter
+from tests.builders import KeyCounter, sign_in
 
 pytestmark = [
     pytest.mark.browser,

@@ -8,8 +8,7 @@ import openpyxl
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import sign_in
-from tests.browser.test_standings import club  # noqa: F401 (a fixture)
+from tests.builders import sign_in
 
 pytestmark = [
     pytest.mark.browser,
@@ -31,7 +30,7 @@ def csp_violations(page: Page) -> list[str]:
 def test_member_page_shows_the_summary_and_both_charts(
     page: Page,
     live_server,
-    club,  # noqa: F811
+    club,
     csp_violations,
 ):
     sign_in(page, live_server, "bob", "bob-pass-123")
@@ -52,7 +51,7 @@ def test_member_page_shows_the_summary_and_both_charts(
 def test_pdf_and_excel_download_from_the_standings(
     page: Page,
     live_server,
-    club,  # noqa: F811
+    club,
     csp_violations,
 ):
     sign_in(page, live_server, "bob", "bob-pass-123")
@@ -80,7 +79,7 @@ def test_pdf_and_excel_download_from_the_standings(
     assert csp_violations == []
 
 
-def test_switching_to_english_and_back(page: Page, live_server, club, csp_violations):  # noqa: F811
+def test_switching_to_english_and_back(page: Page, live_server, club, csp_violations):
     sign_in(page, live_server, "bob", "bob-pass-123")
     expect(page.get_by_role("link", name="成績表")).to_be_visible()
     page.select_option("#language", "en")

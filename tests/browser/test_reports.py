@@ -13,9 +13,7 @@ from pypdf import PdfReader
 
 from members.models import Member
 from scoring.models import Hanchan, Meet, PlayerEntry, Report, RuleSet
-from tests.browser.conftest import sign_in
-from tests.browser.test_standings import club  # noqa: F401 (a fixture)
-from tests.scoring.test_report_worker import workers  # noqa: F401 (a fixture)
+from tests.builders import sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -29,8 +27,8 @@ def text_of(download) -> str:
 def test_the_half_year_pdf_shows_progress_then_downloads_and_is_kept(
     page: Page,
     live_server,
-    club,  # noqa: F811
-    workers,  # noqa: F811
+    club,
+    workers,
 ):
     sign_in(page, live_server, "bob", "bob-pass-123")
     page.goto(f"{live_server.url}/standings/?period=2025-H2")

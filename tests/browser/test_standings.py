@@ -1,47 +1,16 @@
 """A member looks up the standings, switches the period and a filter, and opens a page."""
 
 import re
-from datetime import date
 
 import pytest
-from django.contrib.auth.models import Group, User
 from playwright.sync_api import Page, expect
 
-from members.models import Member
-from members.roles import MEMBER
-from scoring.models import Hanchan, Meet, PlayerEntry, RuleSet
-from tests.browser.conftest import sign_in
+from tests.builders import sign_in
 
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.django_db(transaction=True),
 ]
-
-
-@pytest.fixture
-def club():
-    user = User.objects.create_user("bob", password="bob-pass-123")
-    user.groups.add(Group.objects.get(name=MEMBER))
-    rule = RuleSet.objects.default()
-    people = [
-        Member.objects.create(name=n, furigana=f)
-        for n, f in [
-            ("青木", "あおき"),
-            ("井上", "いのうえ"),
-            ("上田", "うえだ"),
-            ("江藤", "えとう"),
-        ]
-    ]
-    for day, kind, scores in [
-        (date(2025, 10, 1), "wed", [40_000, 35_000, 25_000, 20_000]),
-        (date(2025, 10, 4), "sat", [20_000, 25_000, 35_000, 40_000]),
-    ]:
-        meet = Meet.objects.create(date=day, kind=kind, rule_set=rule)
-        entries = [
-            PlayerEntry(m, i, s) for i, (m, s) in enumerate(zip(people, scores, strict=True))
-        ]
-        Hanchan(meet=meet, table_no=1, round_no=1, rule_set=rule).record(entries)
-    return people
 
 
 def test_member_switches_filters_without_reloading(page: Page, live_server, club):

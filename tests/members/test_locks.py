@@ -26,7 +26,9 @@ from axes.models import AccessAttempt
 from django.core.management import call_command
 from django.test import Client
 
-pytestmark = pytest.mark.django_db
+# slow: production's lock settings are read in a Python process of their own (once per
+# proxy count), which the first test of the module starts.
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 ROOT = Path(__file__).resolve().parents[2]
 NGINX = "127.0.0.1"  # gunicorn sees every request come from the proxy
 VENUE = "198.51.100.4"  # the venue's router: every member there has this address

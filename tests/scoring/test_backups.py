@@ -14,7 +14,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.builders import ROOT, environ, manage, run_python
 
 WRITER = """
 import sys, django
@@ -45,60 +45,6 @@ wrong = sum(1 for g in Hanchan.objects.prefetch_related("results")
 print(json.dumps({"games": games.count(), "incomplete": incomplete, "wrong": wrong,
                   "results": HanchanResult.objects.count()}))
 """
-
-
-@pytest.fixture
-def databases(tmp_path):
-    """Two scratch databases of the suite's kind: (live URL, restore URL)."""
-    url = os.environ.get("DATABASE_URL", "")
-    if not url.startswith("postgres"):
-        yield f"sqlite:///{tmp_path / 'live.sqlite3'}", f"sqlite:///{tmp_path / 'restored.sqlite3'}"
-        return
-    base = url.rsplit("/", 1)[0]
-    names = [f"shirakaba_bk_{uuid.uuid4().hex[:8]}_{n}" for n in ("live", "restored")]
-    with psycopg.connect(f"{base}/postgres", autocommit=True) as admin:
-        for name in names:
-            admin.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield f"{base}/{names[0]}", f"{base}/{names[1]}"
-    finally:
-        with psycopg.connect(f"{base}/postgres", autocommit=True) as admin:
-            for name in names:
-                admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-
-def environ(url: str, data_dir: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
-    env.update(
-        DATABASE_URL=url,
-        SHIRAKABA_DATA_DIR=str(data_dir),
-        DJANGO_SETTINGS_MODULE="shirakaba.settings",
-        SECRET_KEY="backup-test",
-    )
-    return env
-
-
-def run(url: str, data_dir: Path, *argv: str) -> str:
-    """Run Python (``argv`` as after ``python``) on that database; what it printed."""
-    done = subprocess.run(
-        [sys.executable, *argv],
-        cwd=ROOT,
-        env=environ(url, data_dir),
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert done.returncode == 0, done.stderr
-    return done.stdout
-
-
-def manage(url: str, data_dir: Path, *args: str) -> str:
-    return run(url, data_dir, "manage.py", *args)
-
-
-def run_python(url: str, data_dir: Path, code: str) -> str:
-    """Run ``code`` in a fresh interpreter on that database; its last line of output."""
-    return run(url, data_dir, "-c", code).strip().splitlines()[-1]
 
 
 def check(url: str, data_dir: Path) -> dict[str, int]:

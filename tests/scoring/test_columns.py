@@ -27,7 +27,7 @@ from scoring.standings import (
     Shown,
     compute_standings,
 )
-from tests.scoring.test_standings_views import make_club
+from tests.builders import make_club
 
 
 def keys(columns) -> list[str]:

@@ -7,7 +7,7 @@ from django.test import Client
 from members.models import Member
 from scoring.forms import GameForm
 from scoring.models import Hanchan
-from tests.scoring.test_views import game_post
+from tests.builders import game_post
 
 pytestmark = pytest.mark.django_db
 

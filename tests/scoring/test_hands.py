@@ -338,7 +338,7 @@ def test_figures_out_of_range_are_refused(kwargs, code):
 
 
 def test_each_shipped_kind_of_rule_set_has_its_system():
-    """Read from parameters (the shipped rule sets' values are in test_hand_views)."""
+    """Read from parameters (the shipped rule sets' values are in views/test_hands.py)."""
     club = RuleParams()
     assert system_of(club) is System.CLUB4
     three = RuleParams(players=3, rank_points=(30, 0, -30))

@@ -12,7 +12,7 @@ from simple_history.models import HistoricalRecords
 from members.models import Member
 from scoring.history import editor_name, game_history
 from scoring.models import Hanchan, HandLevel
-from tests.conftest import worked_table
+from tests.builders import worked_table
 
 
 @pytest.fixture

@@ -9,44 +9,33 @@ import pytest
 from django.core.management import CommandError, call_command
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from openpyxl import Workbook
+from openpyxl import load_workbook
 
 from members.models import Member
 from scoring.imports import ImportRefused, import_results, plan_import
-from scoring.models import BigHand, Hanchan, HanchanResult, Meet
+from scoring.models import BigHand, Hanchan, HanchanResult, Meet, RuleSet
 from scoring.reports.games_csv import render_games_csv
 from scoring.standings import Filters
+from tests.builders import (
+    GOOD_ROWS,
+    HEADER,
+    HOSTILE,
+    MAIN,
+    MALFORMED,
+    MALFORMED_MESSAGES,
+    NAMES,
+    SHEET,
+    csv_bytes,
+    play,
+    replace_row,
+    sheet_xml,
+    vm_kb,
+    with_parts,
+    xlsx_bytes,
+)
 
 pytestmark = pytest.mark.django_db
 D = Decimal
-
-HEADER = "日付,例会,卓,回戦,席,氏名,持ち点,錯和,満貫以上"
-# DOMAIN.md's worked table, then a second game at table 2.
-GOOD_ROWS = [
-    "2025-04-09,水曜会,1,1,東,東山 一郎,32600,1,満貫;役満(国士無双)",
-    "2025-04-09,水曜会,1,1,南,南野 花子,30000,,",
-    "2025-04-09,水曜会,1,1,西,西川 次郎,30000,,",
-    "2025-04-09,水曜会,1,1,北,北村 三郎,27400,,跳満",
-    "2025/4/9,水曜会,2,1,東,東野 圭,45000,,",
-    "2025/4/9,水曜会,2,1,南,南田 京子,35000,,",
-    "2025/4/9,水曜会,2,1,西,西村 明,25000,,",
-    "2025/4/9,水曜会,2,1,北,北山 進,15000,,",
-]
-NAMES = [
-    "東山 一郎",
-    "南野 花子",
-    "西川 次郎",
-    "北村 三郎",
-    "東野 圭",
-    "南田 京子",
-    "西村 明",
-    "北山 進",
-]
-
-
-def csv_bytes(rows=GOOD_ROWS, header=HEADER, encoding="utf-8", bom=False) -> bytes:
-    text = "\r\n".join([header, *rows]) + "\r\n"
-    return (b"\xef\xbb\xbf" if bom else b"") + text.encode(encoding)
 
 
 def excel_unicode_text(rows=None) -> bytes:
@@ -60,19 +49,6 @@ def excel_unicode_text(rows=None) -> bytes:
 
     lines = ["\t".join(cell(c) for c in cells) for cells in rows]
     return b"\xff\xfe" + ("\r\n".join(lines) + "\r\n").encode("utf-16-le")
-
-
-def xlsx_bytes(rows=GOOD_ROWS, header=HEADER) -> bytes:
-    book = Workbook()
-    sheet = book.active
-    sheet.append(header.split(","))
-    for row in rows:
-        cells = row.split(",")
-        cells[2], cells[3], cells[6] = int(cells[2]), int(cells[3]), int(cells[6])
-        sheet.append(cells)
-    out = io.BytesIO()
-    book.save(out)
-    return out.getvalue()
 
 
 def state():
@@ -176,12 +152,6 @@ def test_the_same_file_twice_is_refused_and_names_the_games(members):
         and "2025年4月9日（水） 水曜会 1回戦 2卓" in message
     )
     assert state() == before
-
-
-def replace_row(index, row):
-    rows = list(GOOD_ROWS)
-    rows[index] = row
-    return rows
 
 
 BAD_FILES = [
@@ -342,6 +312,7 @@ cells = st.one_of(
 )
 
 
+@pytest.mark.slow  # fuzzes (hypothesis)
 @settings(
     max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
@@ -390,14 +361,6 @@ HOSTILE_MESSAGES = {
     "many styles": "65,536",
     "everything at once": None,
 }
-MALFORMED_MESSAGES = {
-    "truncated xml": "壊れています",
-    "no sheet": "シートがありません",
-    "bad shared string": "壊れています",
-    "not a workbook": "Excel のブックではありません",
-    "lying sizes": "この Excel ファイルは読めません",
-    "old xls": "古い Excel ファイル（.xls）",
-}
 
 
 @pytest.fixture
@@ -406,8 +369,6 @@ def memory_ceiling():
     of taking the machine's memory: a reader that trusts the file fails the test cleanly."""
     import resource
 
-    from tests.scoring.hostile_files import vm_kb
-
     soft, hard = resource.getrlimit(resource.RLIMIT_AS)
     ceiling = (vm_kb("VmSize") + 400 * 1024) * 1024
     resource.setrlimit(resource.RLIMIT_AS, (ceiling, hard))
@@ -415,9 +376,9 @@ def memory_ceiling():
     resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
 
 
+@pytest.mark.slow  # hostile files: reads millions of cells
 @pytest.mark.parametrize("case", list(HOSTILE_MESSAGES))
 def test_a_hostile_file_gets_its_message_or_only_its_rows(members, memory_ceiling, case):
-    from tests.scoring.hostile_files import HOSTILE
 
     data = HOSTILE[case]()
     before = state()
@@ -443,8 +404,6 @@ def test_a_hostile_file_is_read_within_200_mb(tmp_path, case):
     import subprocess
     import sys
 
-    from tests.scoring.hostile_files import HOSTILE
-
     path = tmp_path / "hostile.xlsx"
     path.write_bytes(HOSTILE[case]())
     try:
@@ -466,7 +425,6 @@ def test_a_hostile_file_is_read_within_200_mb(tmp_path, case):
 
 @pytest.mark.parametrize("case", list(MALFORMED_MESSAGES))
 def test_a_malformed_excel_file_gets_a_clear_message(members, case):
-    from tests.scoring.hostile_files import MALFORMED
 
     plan = plan_import(MALFORMED[case]())
     assert [str(e) for e in plan.errors] == [
@@ -478,10 +436,8 @@ def test_the_safe_reader_reads_what_openpyxl_reads(members):
     """Shared strings (with furigana and rich-text runs), dates by their style, formulas'
     cached values, booleans, a formula's text, an error value and cells without references:
     the same values as openpyxl's own reader (data_only) gives."""
-    from openpyxl import load_workbook
 
     from scoring.sheets import read_sheet
-    from tests.scoring.hostile_files import MAIN, SHEET, sheet_xml, with_parts
 
     strings = (
         f'<sst xmlns="{MAIN}"><si><t>日付</t></si><si><t>氏名</t></si><si><t>持ち点</t></si>'
@@ -565,3 +521,79 @@ def test_a_file_with_thousands_of_errors_keeps_the_first_hundred_and_counts_the_
     plan = plan_import(data)
     assert len(plan.errors) == 100 and plan.error_count == 20_000
     assert plan.more_errors == 19_900
+
+
+class TestOneTablePerRound:
+    """One player, one table per round (issue 14)."""
+
+    def test_the_import_refuses_a_player_at_two_tables_all_or_nothing(self, people):
+        rows = [
+            "日付,例会,卓,回戦,席,氏名,持ち点",
+            *(
+                f"2025-04-09,水曜会,1,1,{s},{p.name},{v}"
+                for s, p, v in zip(
+                    "東南西北", people[:4], [40000, 30000, 30000, 20000], strict=True
+                )
+            ),
+            *(
+                f"2025-04-09,水曜会,2,1,{s},{p.name},{v}"
+                for s, p, v in zip(
+                    "東南西北", [people[0], *people[4:7]], [40000, 30000, 30000, 20000], strict=True
+                )
+            ),
+        ]
+        plan = plan_import("\n".join(rows).encode())
+        assert any("1 回戦の 1 卓ですでに打っています" in str(e) for e in plan.errors)
+        with pytest.raises(ImportRefused):
+            import_results("\n".join(rows).encode())
+        assert not Hanchan.objects.exists()
+
+    def test_the_import_refuses_a_player_already_seated_in_the_score_book(
+        self, bare_meet, people, club_rule
+    ):
+        play(bare_meet, 1, 1, club_rule, people[:4], [40_000, 30_000, 30_000, 20_000])
+        rows = [
+            "日付,例会,卓,回戦,席,氏名,持ち点",
+            *(
+                f"2025-04-09,水曜会,2,1,{s},{p.name},{v}"
+                for s, p, v in zip(
+                    "東南西北", [people[0], *people[4:7]], [40000, 30000, 30000, 20000], strict=True
+                )
+            ),
+        ]
+        with pytest.raises(ImportRefused) as exc:
+            import_results("\n".join(rows).encode())
+        assert "1 卓ですでに打っています" in str(exc.value)
+        assert Hanchan.objects.count() == 1
+
+
+def test_an_old_file_without_the_new_columns_imports_under_the_default_rule_set(people):
+    rows = ["日付,例会,卓,回戦,席,氏名,持ち点"] + [
+        f"2025-04-09,水曜会,1,1,{s},{p.name},{v}"
+        for s, p, v in zip("東南西北", people[:4], [40000, 30000, 30000, 20000], strict=True)
+    ]
+    import_results("\n".join(rows).encode())
+    assert Hanchan.objects.get().rule_set == RuleSet.objects.default()
+
+
+def test_names_match_whatever_their_spaces_and_width(db):
+    """The member was entered as 山田　花子 (a full-width space); files write 山田 花子 or
+    山田花子, and ｽｽﾞｷ in half-width kana: one member each, never a duplicate."""
+    Member.objects.create(name="山田　花子", furigana="やまだ はなこ")
+    names = ["山田 花子", "鈴木 一郎", "ｽｽﾞｷ 次郎", "佐藤太郎"]
+    rows = ["日付,例会,卓,回戦,席,氏名,持ち点"] + [
+        f"2025-04-09,水曜会,1,1,{s},{n},{v}"
+        for s, n, v in zip("東南西北", names, [40000, 30000, 30000, 20000], strict=True)
+    ]
+    plan = plan_import("\n".join(rows).encode(), create_members=True)
+    assert plan.new_members == ["鈴木 一郎", "ｽｽﾞｷ 次郎", "佐藤太郎"]  # 山田 花子 is known
+    import_results("\n".join(rows).encode(), create_members=True)
+    assert Member.objects.count() == 4
+    assert Hanchan.objects.get().results.get(seat=0).member.name == "山田　花子"
+    # Written again with other spaces and widths, the same four are found.
+    again = [r.replace("2025-04-09", "2025-04-16") for r in rows]
+    again[1] = again[1].replace("山田 花子", "山田花子")
+    again[3] = again[3].replace("ｽｽﾞｷ 次郎", "スズキ　次郎")
+    again[4] = again[4].replace("佐藤太郎", "佐藤 太郎")
+    import_results("\n".join(again).encode(), create_members=True)
+    assert Member.objects.count() == 4

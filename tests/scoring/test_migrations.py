@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from tests.scoring.test_backups import databases, manage, run_python  # noqa: F401
+from tests.builders import manage, run_python
 
 OLD_GAMES = """
 import django
@@ -72,7 +72,7 @@ print(json.dumps(out, ensure_ascii=False))
 
 
 @pytest.mark.slow
-def test_migration_settles_the_stored_games_again_as_the_sheets_say(databases, tmp_path):  # noqa: F811
+def test_migration_settles_the_stored_games_again_as_the_sheets_say(databases, tmp_path):
     live, _restored = databases
     manage(live, tmp_path, "migrate", "scoring", "0005", "-v0")
     manage(live, tmp_path, "migrate", "members", "-v0")

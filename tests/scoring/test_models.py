@@ -1,11 +1,14 @@
 """Saving a game settles it; a bad game is refused and leaves the database as it was."""
 
+import threading
 from decimal import Decimal
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
+from django.core.management import CommandError, call_command
+from django.db import IntegrityError, close_old_connections, transaction
 
+from members.models import Member
 from scoring import rules
 from scoring.models import (
     SEAT_NAMES,
@@ -13,11 +16,25 @@ from scoring.models import (
     Hanchan,
     HanchanResult,
     HandLevel,
+    Meet,
     PlayerEntry,
     RuleSet,
     Seat,
+    StandingsGroup,
 )
-from tests.conftest import worked_table
+from tests.builders import (
+    CLUB3,
+    CLUB4,
+    JKMA,
+    KANTAN,
+    PARLOR3,
+    play,
+    put_back_migrated_data,
+    rows_now,
+    rule,
+    totals,
+    worked_table,
+)
 
 D = Decimal
 pytestmark = pytest.mark.django_db
@@ -215,3 +232,183 @@ def test_history_records_each_result_row(meet, club_rule, four_members):
 def test_the_seat_names_are_the_seat_labels():
     labels = tuple(Seat(n).label for n in range(len(Seat)))
     assert labels == SEAT_NAMES == ("東", "南", "西", "北")
+
+
+class TestShippedRuleSets:
+    def test_parlor_no_settlement_below_zero(self, bare_meet, people):
+        """Sheet 003 「箱下精算はありません」: 70,000 / 25,000 / −5,000 → +63.0 / −9.0 / −54.0."""
+        game = play(bare_meet, 1, 1, rule(PARLOR3), people[:3], [70_000, 25_000, -5_000])
+        assert totals(game) == [D("63.0"), D("-9.0"), D("-54.0")]
+        assert [r.final_score for r in game.results.order_by("seat")] == [65_000, 25_000, 0]
+
+    def test_parlor_chombo_costs_no_p(self, bare_meet, people):
+        """Sheet 003 「チョンボは親・子関係なく5000点ALLの支払い」: paid at the table already."""
+        game = play(
+            bare_meet, 1, 1, rule(PARLOR3), people[:3], [50_000, 25_000, 15_000], chombo={0: 1}
+        )
+        assert totals(game) == [D(48), D(-9), D(-39)]
+        assert rule(PARLOR3).chombo_penalty == 0
+
+    def test_jkma_refuses_deposits_held(self, bare_meet, people):
+        """Sheet 001 「（供託はトップ取り）」: the rule never holds deposits."""
+        with pytest.raises(ValidationError) as exc:
+            play(
+                bare_meet,
+                1,
+                1,
+                rule(JKMA),
+                people[:4],
+                [40_000, 30_000, 20_000, 10_000],
+                deposits=1_000,
+            )
+        assert "供託はトップ取り" in exc.value.messages[0]
+        assert not Hanchan.objects.exists()
+
+    def test_the_club_rule_keeps_deposits_held(self, bare_meet, people):
+        """Sheet 000 rule 13 「不明時は預かりとする」."""
+        game = play(
+            bare_meet,
+            1,
+            1,
+            rule(CLUB4),
+            people[:4],
+            [40_000, 30_000, 20_000, 29_000],
+            deposits=1_000,
+        )
+        assert sum(totals(game)) == D("-1.0")
+
+    def test_kantan_short_table_stands_and_excess_is_refused(self, bare_meet, people):
+        """Sheet 004 「西場から 供託ルール追加」: the pot can stay on the table."""
+        game = play(bare_meet, 1, 1, rule(KANTAN), people[:4], [40_000, 30_000, 17_000, 10_000])
+        assert [r.place for r in game.results.order_by("seat")] == [1, 2, 3, 4]
+        with pytest.raises(ValidationError):
+            play(bare_meet, 1, 2, rule(KANTAN), people[:4], [41_000, 30_000, 20_000, 10_000])
+
+    def test_where_a_sheet_is_silent_the_description_says_what_the_app_does(self):
+        assert "ルールは4人マージャンと同じ" in rule(CLUB3).description
+        assert "−10P" in rule(CLUB3).description
+        assert "25,000" in rule(KANTAN).description  # no start is given on sheet 004
+        assert "箱下精算なし" in rule(PARLOR3).description
+
+    def test_each_rule_set_has_its_group_and_the_club_rules_share_one(self):
+        assert rule(CLUB4).group == rule(CLUB3).group == StandingsGroup.club()
+        others = {rule(n).group.pk for n in (JKMA, PARLOR3, KANTAN)}
+        assert len(others) == 3 and StandingsGroup.club().pk not in others
+
+
+class TestFinalisedMeansFinal:
+    """Finalised means final, by every path (issue 14)."""
+
+    def test_the_models_refuse_a_finalised_meet_by_any_path(self, final_game, people):
+        meet = Meet.objects.get(pk=final_game.meet.pk)
+        before = rows_now()
+        meet.date = "2025-04-10"
+        with pytest.raises(ValidationError):
+            meet.save()
+        meet = Meet.objects.get(pk=meet.pk)
+        meet.is_final = False  # un-finalising without a reason
+        with pytest.raises(ValidationError):
+            meet.save()
+        with pytest.raises(ValidationError), transaction.atomic():
+            Meet.objects.get(pk=meet.pk).attendees.add(people[7])
+        with pytest.raises(ValidationError):
+            Meet.objects.get(pk=meet.pk).delete()
+        assert rows_now() == before
+
+    def test_an_edit_that_lands_after_finalise_is_refused(
+        self, organizer_client, bare_meet, people, club_rule
+    ):
+        """The form was opened (and its bare_meet read) before 確定; the save comes after."""
+        game = play(bare_meet, 1, 1, club_rule, people[:4], [40_000, 30_000, 30_000, 20_000])
+        stale_meet = Meet.objects.get(pk=bare_meet.pk)  # read while open
+        Meet.objects.get(pk=bare_meet.pk).finalise()
+        game = Hanchan.objects.get(pk=game.pk)
+        game.meet = stale_meet
+        before = rows_now()
+        with pytest.raises(ValidationError) as exc:
+            game.record(
+                [
+                    PlayerEntry(p, i, s)
+                    for i, (p, s) in enumerate(
+                        zip(people[:4], [41_000, 29_000, 30_000, 20_000], strict=True)
+                    )
+                ],
+                expected_version=game.version,
+            )
+        assert "確定" in exc.value.messages[0]
+        new = Hanchan(meet=stale_meet, table_no=2, round_no=1, rule_set=club_rule)
+        with pytest.raises(ValidationError):
+            new.record([PlayerEntry(p, i, 30_000) for i, p in enumerate(people[4:8])])
+        assert rows_now() == before
+
+    def test_results_are_written_by_settlement_only(self, bare_meet, people, club_rule):
+        game = play(bare_meet, 1, 1, club_rule, people[:4], [40_000, 30_000, 30_000, 20_000])
+        row = game.results.get(seat=0)
+        row.total_points = D(99)
+        with pytest.raises(ValidationError):
+            row.save()
+        with pytest.raises(ValidationError):
+            Hanchan.objects.get(pk=game.pk).delete()
+        assert Hanchan.objects.all().disagreeing() == []
+
+
+def test_check_results_finds_a_result_that_disagrees_with_its_rule_set(
+    bare_meet, people, club_rule
+):
+    game = play(bare_meet, 1, 1, club_rule, people[:4], [40_000, 30_000, 30_000, 20_000])
+    call_command("check_results")
+    HanchanResult.objects.filter(hanchan=game, seat=0).update(total_points=D("12.3"))
+    assert [what for _g, what in Hanchan.objects.all().disagreeing()] == ["seat 0: total_points"]
+    with pytest.raises(CommandError):
+        call_command("check_results")
+
+
+@pytest.mark.slow  # a race: fifteen rounds of two threads
+@pytest.mark.django_db(transaction=True)
+def test_an_edit_racing_a_finalise_never_lands_after_it():
+    """Fifteen times over, an edit and 確定 start at the same moment in two threads. Either
+    the edit lands first (and the meet is final after it) or it is refused: a game never
+    changes after its meet was finalised. (Before, 7 of 15 edits landed after.)"""
+
+    put_back_migrated_data()
+    club_rule = RuleSet.objects.default()
+    people = [Member.objects.create(name=f"会員{i}", furigana="かな") for i in range(4)]
+    meet = Meet.objects.create(date="2025-04-09", kind="wed", rule_set=club_rule)
+    game = play(meet, 1, 1, club_rule, people, [40_000, 30_000, 30_000, 20_000])
+    for attempt in range(15):
+        barrier = threading.Barrier(2)
+        editor_game = Hanchan.objects.select_related("meet", "rule_set").get(pk=game.pk)
+        scores = [40_000 + 100 * (attempt + 1), 30_000, 30_000, 20_000 - 100 * (attempt + 1)]
+
+        def edit(g=editor_game, scores=scores, barrier=barrier) -> None:
+            barrier.wait()
+            try:
+                g.record(
+                    [
+                        PlayerEntry(p, i, s)
+                        for i, (p, s) in enumerate(zip(people, scores, strict=True))
+                    ],
+                    expected_version=g.version,
+                )
+            except ValidationError:
+                pass
+            finally:
+                close_old_connections()
+
+        def finalise(barrier=barrier) -> None:
+            barrier.wait()
+            try:
+                Meet.objects.get(pk=meet.pk).finalise()
+            finally:
+                close_old_connections()
+
+        threads = [threading.Thread(target=edit), threading.Thread(target=finalise)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)
+        finalised_at = Meet.history.filter(id=meet.pk, is_final=True).latest().history_date
+        last_edit = Hanchan.history.filter(id=game.pk).latest().history_date
+        assert last_edit <= finalised_at, attempt
+        Meet.objects.get(pk=meet.pk).reopen("次の試行")
+    assert Hanchan.objects.all().disagreeing() == []

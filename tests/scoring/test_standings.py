@@ -36,11 +36,13 @@ from scoring.standings import (
     PeriodKind,
     PlaceColumns,
     compute_standings,
+    counts_wins,
     meet_sheet,
     member_games,
     member_record,
     sort_standings,
 )
+from tests.builders import H1, JKMA, KANTAN, row_of, rule
 
 pytestmark = pytest.mark.django_db
 D = Decimal
@@ -461,3 +463,24 @@ def test_an_empty_meets_grid_has_the_tables_the_draw_would_make(club_rule, atten
 def test_a_period_within_one_month_is_monthly(text, monthly):
     """It has the monthly report (no member pages)."""
     assert Period.parse(text).is_monthly is monthly
+
+
+def test_a_member_under_three_rule_sets_in_one_half_year(three_systems):
+    a = three_systems
+    club = row_of(compute_standings(Filters(period=H1)), a)  # the club's group by default
+    assert (club.games, club.total) == (2, D("-5.0"))
+    assert club.places == (1, 0, 0, 0)  # the 3-player last is not a 4-player 3位 …
+    assert club.places3 == (0, 0, 1)  # … it is counted apart
+    assert club.lasts == 1 and club.last_avoid_rate == D("0.5")
+
+    jkma = row_of(compute_standings(Filters(period=H1, group=rule(JKMA).group)), a)
+    assert (jkma.games, jkma.total, jkma.places) == (1, D("22.0"), (1, 0, 0, 0))
+
+    kantan_filters = Filters(period=H1, group=rule(KANTAN).group)
+    assert counts_wins(kantan_filters)
+    kantan = row_of(compute_standings(kantan_filters), a)
+    assert (kantan.games, kantan.wins, kantan.top_rate) == (1, 1, D("1.000"))
+
+    # The member's own record, per group.
+    assert member_record(a.pk, Filters(period=H1)).summary.total == D("-5.0")
+    assert len(member_record(a.pk, Filters(period=H1, group=rule(JKMA).group)).games) == 1

@@ -18,19 +18,13 @@ from unittest import mock
 from urllib.parse import quote
 
 import pytest
-from axes.models import AccessAttempt, AccessFailureLog, AccessLog
-from django.apps import apps
 from django.contrib.admin.views.main import ChangeList
 from django.contrib.auth.models import User
-from django.contrib.contenttypes.models import ContentType
 from django.http import HttpResponse, QueryDict
 from django.test import Client
-from django.urls import URLPattern, URLResolver, get_resolver, resolve
-from django.utils import timezone
-from django_tasks_db.models import DBTaskResult, get_date_max
+from django.urls import resolve
 
-from members.models import Member
-from scoring.models import DrawnPlace, Report
+from tests.builders import content, every_path
 
 pytestmark = pytest.mark.django_db
 
@@ -44,127 +38,6 @@ MEMBERS_OWN_POST_PATTERNS = (re.compile(r"/reports/[0-9a-f]{64}/again"),)
 
 def members_own_post(path: str) -> bool:
     return path in MEMBERS_OWN_POSTS or any(p.fullmatch(path) for p in MEMBERS_OWN_POST_PATTERNS)
-
-
-# Tables that change on every request without anyone writing: sessions and sign-in logs.
-NOT_CONTENT = {
-    "sessions.session",
-    "axes.accesslog",
-    "axes.accessattempt",
-    "admin.logentry",
-    # Reports asked for (a GET queues one or makes a small one), the parts of reports, and
-    # their tasks: made files kept, not club data.
-    "scoring.report",
-    "scoring.reportpart",
-    "django_tasks_db.dbtaskresult",
-}
-
-
-def patterns(resolver: URLResolver, prefix: str = "") -> list[str]:
-    """The route of every pattern, with its prefix."""
-    found = []
-    for entry in resolver.url_patterns:
-        route = prefix + str(entry.pattern)
-        if isinstance(entry, URLResolver):
-            found += patterns(entry, route)
-        elif isinstance(entry, URLPattern):
-            found.append(route)
-    return found
-
-
-@pytest.fixture
-def sample(meet, recorded_game, club_rule, four_members, alice, bob):
-    """One of everything, so that every pattern with an id has a real object to point at (the
-    recorded game brings its meet, results and a big hand)."""
-    DrawnPlace.objects.create(meet=meet, round_no=2, table_no=1, member=four_members[0])
-    attempt = AccessAttempt.objects.create(
-        username="carol", ip_address="10.0.0.1", user_agent="x", failures_since_start=1
-    )
-    AccessLog.objects.create(username="bob", ip_address="10.0.0.1", user_agent="x")
-    AccessFailureLog.objects.create(username="carol", ip_address="10.0.0.1", user_agent="x")
-    for model in apps.get_models():
-        if hasattr(model._meta, "simple_history_manager_attribute") and not model.history.exists():
-            # Rows made by a data migration, before history was kept.
-            model.history.bulk_history_create(list(model.objects.all()))
-    report = Report.objects.create(
-        digest="d" * 64, spec={"kind": "meet.pdf", "meet": meet.pk}, asked_at=timezone.now()
-    )
-    DBTaskResult.objects.create(  # a report's task, queued and never run
-        args_kwargs={"args": [report.pk], "kwargs": {}},
-        task_path="scoring.reports.making.make_report",
-        backend_name="default",
-        run_after=get_date_max(),
-    )
-    return {
-        "report": report,
-        "meet": meet,
-        "game": recorded_game,
-        "member": four_members[0],
-        "rule": club_rule,
-        "attempt": attempt,
-        "user": bob,
-    }
-
-
-def pk_of(app_label: str, model_name: str) -> int:
-    obj = apps.get_model(app_label, model_name).objects.order_by("pk").first()
-    assert obj is not None, f"the sample has no {app_label}.{model_name}"
-    return obj.pk
-
-
-def concrete(route: str, sample) -> str:
-    """A real path for every route: ids of the sample's objects in place of parameters."""
-    if route.startswith("admin/"):
-        model = re.match(r"admin/(\w+)/(\w+)/", route)
-        if "^(?P<app_label>" in route:
-            return "/admin/scoring/"
-        if "(?P<url>" in route:
-            return "/admin/no-such-page/"
-        if route.startswith("admin/r/"):
-            ct = ContentType.objects.get_for_model(Member)
-            return f"/admin/r/{ct.pk}/{sample['member'].pk}/"
-        if "^([^/]+)/history/([^/]+)/$" in route:
-            history = apps.get_model(model[1], model[2]).history.order_by("history_id").first()
-            ids = f"{history.pk}/history/{history.history_id}/"
-            return "/" + route.replace("^([^/]+)/history/([^/]+)/$", ids)
-        if "<path:object_id>" in route:
-            route = route.replace("<path:object_id>", str(pk_of(model[1], model[2])))
-        route = route.replace("<id>", str(sample["user"].pk))
-    else:
-        ids = {
-            "meets/<int:pk>/": sample["meet"].pk,
-            "meets/<int:meet_pk>/": sample["meet"].pk,
-            "games/<int:pk>/": sample["game"].pk,
-            "members/<int:pk>/": sample["member"].pk,
-            "members/locks/<int:pk>/": sample["attempt"].pk,
-            "rules/<int:pk>/": sample["rule"].pk,
-        }
-        for start, pk in ids.items():
-            if route.startswith(start):
-                route = re.sub(r"<int:\w+>", str(pk), route, count=1)
-        route = route.replace("<slug:chart>", "cumulative")
-        route = route.replace("<digest:digest>", sample["report"].digest)
-    assert "<" not in route and "^" not in route, f"no sample value for {route}"
-    return "/" + route
-
-
-def every_path(sample) -> list[str]:
-    paths = [concrete(route, sample) for route in patterns(get_resolver())]
-    assert len(paths) > 100  # our pages and the admin's: the walk found them all
-    return paths
-
-
-def content():
-    """Every row of every table that holds the club's data, users and permissions."""
-    snapshot = {}
-    for model in apps.get_models():
-        if model._meta.label_lower in NOT_CONTENT:
-            continue
-        rows = list(model.objects.order_by("pk").values())
-        for row in rows:
-            row.pop("last_login", None)  # signing in (the tests' force_login) sets it
-        snapshot[model._meta.label_lower] = rows
-    return snapshot
 
 
 # A POST body with fields that the meet, member, rule set and language forms would take.
@@ -192,6 +65,7 @@ def test_the_sign_in_pages_show_nothing_of_the_club(client, sample):
         assert "32,600" not in html
 
 
+@pytest.mark.slow  # makes PDFs: the walk opens the PDF pages too
 def test_a_member_reads_but_every_write_is_refused(bob, sample):
     member = Client()
     before = content()
@@ -231,6 +105,7 @@ def test_a_member_cannot_open_the_organizers_pages(member_client, sample):
         assert member_client.get(path).status_code == 403, path
 
 
+@pytest.mark.slow  # makes PDFs: the walk opens the PDF pages too
 def test_an_organizer_reaches_every_page_and_every_write(alice, sample):
     organizer = Client()
     for path in every_path(sample):

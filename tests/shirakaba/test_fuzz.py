@@ -19,9 +19,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scoring.imports import plan_import
-from tests.shirakaba.test_every_url import content, every_path, sample  # noqa: F401
+from tests.builders import concrete, content, every_path
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]  # fuzzes (hypothesis)
 
 EXAMPLES = {"get": 300, "post": 200, "import": 200}
 FUZZ = settings(
@@ -86,7 +86,7 @@ def clients(alice, bob) -> dict[str, Client]:
 
 @settings(FUZZ, max_examples=EXAMPLES["get"])
 @given(data=st.data())
-def test_no_get_with_odd_parameters_gives_a_500_or_writes(sample, clients, data):  # noqa: F811
+def test_no_get_with_odd_parameters_gives_a_500_or_writes(sample, clients, data):
     paths = [p for p in every_path(sample) if p not in ("/logout/", "/admin/logout/")]
     before = club_content()
     role = data.draw(st.sampled_from(sorted(clients)), label="role")
@@ -125,7 +125,6 @@ FORM_FIELDS["games/<int:pk>/edit/"] = FORM_FIELDS["meets/<int:meet_pk>/games/new
 
 
 def form_paths(sample_objects: dict) -> dict[str, list[str]]:
-    from tests.shirakaba.test_every_url import concrete
 
     return {concrete(route, sample_objects): f for route, f in FORM_FIELDS.items()}
 
@@ -133,7 +132,7 @@ def form_paths(sample_objects: dict) -> dict[str, list[str]]:
 @settings(FUZZ, max_examples=EXAMPLES["post"])
 @given(data=st.data())
 def test_no_post_of_odd_values_gives_a_500_and_a_refusal_writes_nothing(
-    sample,  # noqa: F811
+    sample,
     clients,
     data,
 ):

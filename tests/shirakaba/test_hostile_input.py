@@ -21,7 +21,7 @@ from scoring.reports.games_csv import render_games_csv
 from scoring.reports.xlsx import render_standings_xlsx
 from scoring.standings import Filters, Period
 from shirakaba.admin import QueryGuard
-from tests.conftest import put_back_migrated_data
+from tests.builders import put_back_migrated_data, wipe_the_score_book
 
 pytestmark = pytest.mark.django_db
 
@@ -64,7 +64,6 @@ def test_the_csv_neutralises_formulas_and_the_import_takes_them_back(formula_clu
     assert {row[11] for row in rows[1:]} == {"'=2+2"}  # the note
     assert rows[1][8] == "役満(=3+3)"  # only a cell that starts with a formula is one
     # The round trip still holds: into an empty score book and out again.
-    from tests.scoring.test_integrity import wipe_the_score_book
 
     wipe_the_score_book()
     import_results(data, create_members=True)
@@ -201,6 +200,7 @@ def test_a_long_yakuman_name_is_refused_in_the_form(organizer_client, club_rule,
     assert not Hanchan.objects.exists()
 
 
+@pytest.mark.slow  # a race: two threads at once
 @pytest.mark.django_db(transaction=True)
 def test_two_organizers_saving_one_new_table_at_once(db):
     """Both checks pass before either saves; the meet's row lock makes the second wait and

@@ -13,7 +13,7 @@ from django.core.management import CommandError, call_command
 from members.roles import ensure_groups
 from scoring.models import Hanchan, Meet
 from shirakaba.devtools.management.commands import loadtest
-from tests.conftest import put_back_migrated_data
+from tests.builders import put_back_migrated_data
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.shirakaba.readme import production_environment
+from tests.builders import production_environment
 
 pytestmark = pytest.mark.slow  # runs `make serve`: migrate, collectstatic, gunicorn
 ROOT = Path(__file__).resolve().parents[2]

@@ -16,8 +16,7 @@ from django.test import Client
 from django.utils import timezone
 
 from scoring.models import Meet
-from tests.shirakaba.readme import production_environment
-from tests.shirakaba.test_every_url import every_path, sample  # noqa: F401 (a fixture)
+from tests.builders import every_path, production_environment
 
 pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[2]
@@ -110,7 +109,8 @@ INLINE_SCRIPT = re.compile(r"<script(?![^>]*\bsrc=)(?![^>]*type=\"application/js
 INLINE_HANDLER = re.compile(r"\son[a-z]+=", re.IGNORECASE)
 
 
-def test_every_page_has_the_csp_header_and_no_inline_script_or_style(alice, sample):  # noqa: F811
+@pytest.mark.slow  # makes PDFs: the walk opens the PDF pages too
+def test_every_page_has_the_csp_header_and_no_inline_script_or_style(alice, sample):
     organizer = Client()
     pages = 0
     for path in every_path(sample):

@@ -10,8 +10,7 @@ from django.test import Client
 from scoring import imports
 from scoring.models import Hanchan, Meet
 from scoring.views import imports as views_import
-from tests.scoring.hostile_files import MALFORMED
-from tests.scoring.test_imports import GOOD_ROWS, MALFORMED_MESSAGES, csv_bytes, replace_row
+from tests.builders import GOOD_ROWS, MALFORMED, MALFORMED_MESSAGES, csv_bytes, replace_row
 
 pytestmark = pytest.mark.django_db
 
@@ -172,6 +171,7 @@ def test_two_previews_of_the_same_games_confirmed_at_once_import_them_once(
     assert "sheet.csv からは何も取り込んでいません。" in response.content.decode()
 
 
+@pytest.mark.slow  # a race: eight threads at once
 def test_the_claim_on_a_pending_file_is_won_by_one_of_many_at_once(settings, tmp_path):
     token = views_import.keep_pending(b"the file")
     with ThreadPoolExecutor(max_workers=8) as pool:

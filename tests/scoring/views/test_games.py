@@ -1,54 +1,17 @@
-"""Meets and game entry: who may do what, the live check, errors, version check, history."""
+"""Game entry (views/games.py), and who may do what on a meet and its games: the live check,
+errors, version check, history. The meet pages themselves: test_meets.py."""
 
-import re
 from decimal import Decimal
 
 import pytest
 from django.test import Client
-from django.utils import timezone
 
-from members.models import Member
-from scoring.models import BigHand, Hanchan, HanchanResult, Meet, RuleSet
+from scoring.imports import import_results
+from scoring.models import BigHand, Hanchan, HanchanResult, Meet
+from tests.builders import game_post, game_post_for, games_state, play, rows_now
 
 pytestmark = pytest.mark.django_db
 D = Decimal
-
-
-def game_post(club_rule, **overrides):
-    """The worked table of DOMAIN.md, typed by furigana prefixes; 北 left blank."""
-    data = {
-        "table_no": "2",
-        "round_no": "1",
-        "rule_set": str(club_rule.pk),
-        "unit": "points",
-        "deposits_held": "0",
-        "seat-0-player": "ひがし",
-        "seat-0-score": "32600",
-        "seat-1-player": "みなみ",
-        "seat-1-score": "30000",
-        "seat-2-player": "にし",
-        "seat-2-score": "30000",
-        "seat-3-player": "きた",
-        "seat-3-score": "",
-        "seat-0-chombo": "1",
-        "seat-0-hands": "満貫;役満(国士無双)",
-    }
-    data.update({seat_field(key): value for key, value in overrides.items()})
-    return data
-
-
-def seat_field(key):
-    """A seat row's field by a short name: score_3 is the form's seat-3-score."""
-    match = re.fullmatch(r"(player|score|chombo|hands)_([0-3])", key)
-    return f"seat-{match[2]}-{match[1]}" if match else key
-
-
-def state():
-    return (
-        list(Hanchan.objects.values_list("id", "version", "table_no")),
-        list(HanchanResult.objects.values_list("id", "score", "total_points")),
-        list(BigHand.objects.values_list("id", "level")),
-    )
 
 
 def urls(meet, game):
@@ -81,14 +44,14 @@ class TestPermissions:
     def test_members_read_but_every_write_is_refused(
         self, member_client, meet, recorded_game, club_rule
     ):
-        before = state()
+        before = games_state()
         u = urls(meet, recorded_game)
         for name in READ:
             assert member_client.get(u[name]).status_code == 200, name
         for name in WRITE:
             assert member_client.get(u[name]).status_code == 403, name
             assert member_client.post(u[name], game_post(club_rule)).status_code == 403, name
-        assert state() == before
+        assert games_state() == before
         assert not Meet.objects.get(pk=meet.pk).is_final
 
     def test_members_see_no_buttons(self, member_client, meet, recorded_game):
@@ -107,90 +70,6 @@ class TestPermissions:
 
     def test_finalise_refuses_get(self, organizer_client, meet, recorded_game):
         assert organizer_client.get(f"/meets/{meet.pk}/finalise/").status_code == 405
-
-
-class TestMeets:
-    def test_the_list_is_newest_first_by_month(self, organizer_client, club_rule):
-        Meet.objects.create(date="2025-04-09", kind="wed", rule_set=club_rule)
-        Meet.objects.create(date="2025-05-17", kind="sat", rule_set=club_rule)
-        html = organizer_client.get("/meets/").content.decode()
-        assert html.index("2025年5月") < html.index("2025年4月")
-        assert "2025年5月17日（土）" in html
-
-    def test_create_a_meet_with_attendance(self, organizer_client, club_rule, four_members):
-        form = organizer_client.get("/meets/new/").content.decode()
-        assert 'value="' + str(club_rule.pk) + '" selected' in form  # club rule preselected
-        assert f'value="{timezone.localdate():%Y-%m-%d}"' in form  # date defaults to today
-        response = organizer_client.post(
-            "/meets/new/",
-            {
-                "date": "2025-06-11",
-                "kind": "wed",
-                "rule_set": club_rule.pk,
-                "attendees": [m.pk for m in four_members[:3]],
-            },
-        )
-        meet = Meet.objects.get(date="2025-06-11")
-        assert response["Location"] == f"/meets/{meet.pk}/"
-        assert meet.attendees.count() == 3
-
-    def test_a_meet_twice_on_a_day_is_refused_in_japanese(self, organizer_client, meet, club_rule):
-        response = organizer_client.post(
-            "/meets/new/", {"date": "2025-04-09", "kind": "wed", "rule_set": club_rule.pk}
-        )
-        assert response.status_code == 400
-        assert "この日にはこの種類の例会がすでにあります。" in response.content.decode()
-
-    def test_the_grid_shows_games_and_empty_cells(self, organizer_client, meet, recorded_game):
-        html = organizer_client.get(f"/meets/{meet.pk}/").content.decode()
-        assert "1回戦" in html and "3回戦" in html
-        assert "+22.6" not in html and "+32.6" in html  # no chombo in this fixture
-        assert f"/meets/{meet.pk}/games/new/?table=1&amp;round=2" in html
-
-    def test_the_grid_has_a_table_per_players_of_the_rule_set(
-        self, organizer_client, club_rule, members
-    ):
-        """Nine attending: under a 4-player rule set the tables the draw would make (3+3+3
-        with tables of three, two tables of four with 抜け番), three tables of three under a
-        3-player one; the club's three rounds (Meet.ROUNDS) either way."""
-        three = RuleSet.objects.filter(players=3).first()
-        for day, rule_set, mode, tables in [
-            ("2025-04-09", club_rule, "three_player_tables", 3),
-            ("2025-04-23", club_rule, "sit_out", 2),
-            ("2025-04-16", three, "three_player_tables", 3),
-        ]:
-            meet = Meet.objects.create(date=day, kind="wed", rule_set=rule_set, draw_mode=mode)
-            meet.attendees.set([*members, Member.objects.create(name=f"九人目{day}")][:9])
-            html = organizer_client.get(f"/meets/{meet.pk}/").content.decode()
-            assert html.count('class="card game empty"') == tables * Meet.ROUNDS, rule_set
-            assert f"?table={tables}&amp;round={Meet.ROUNDS}" in html
-            assert f"?table={tables + 1}&amp;" not in html
-            assert f"round={Meet.ROUNDS + 1}&amp;table=1" in html  # another round
-
-    def test_finalise_then_reopen_with_a_reason(
-        self, organizer_client, meet, recorded_game, club_rule
-    ):
-        organizer_client.post(f"/meets/{meet.pk}/finalise/")
-        meet.refresh_from_db()
-        assert meet.is_final
-        before = state()
-        for url in (f"/games/{recorded_game.pk}/edit/", f"/meets/{meet.pk}/games/new/"):
-            assert organizer_client.get(url)["Location"] == f"/meets/{meet.pk}/"
-            response = organizer_client.post(url, game_post(club_rule), follow=True)
-            assert "この例会は確定済みです" in response.content.decode()
-        organizer_client.post(f"/games/{recorded_game.pk}/delete/")
-        assert state() == before
-        html = organizer_client.get(f"/meets/{meet.pk}/").content.decode()
-        assert "確定を解除" in html and "この半荘を入力" not in html
-
-        response = organizer_client.post(f"/meets/{meet.pk}/reopen/", {"reason": ""})
-        assert response.status_code == 400
-        organizer_client.post(f"/meets/{meet.pk}/reopen/", {"reason": "北の点数の誤記"})
-        meet.refresh_from_db()
-        assert not meet.is_final
-        latest = meet.history.first()
-        assert latest.history_change_reason == "確定解除: 北の点数の誤記"
-        assert latest.history_user.username == "alice"
 
 
 class TestGameEntry:
@@ -261,7 +140,7 @@ class TestGameEntry:
     def test_errors_are_shown_next_to_the_field_and_nothing_is_saved(
         self, organizer_client, meet, recorded_game, club_rule, overrides, field_error
     ):
-        before = state()
+        before = games_state()
         response = organizer_client.post(
             f"/meets/{meet.pk}/games/new/", game_post(club_rule, **overrides)
         )
@@ -269,7 +148,7 @@ class TestGameEntry:
         html = response.content.decode()
         assert field_error in html
         assert 'class="field-error"' in html
-        assert state() == before
+        assert games_state() == before
 
     def test_three_players_under_a_four_player_rule_is_refused_at_the_top(
         self, organizer_client, meet, club_rule
@@ -353,7 +232,7 @@ class TestGameEntry:
             f"/games/{recorded_game.pk}/edit/", game_post(club_rule, table_no="1", version="1")
         )
         assert ok.status_code == 302
-        after_first = state()
+        after_first = games_state()
         refused = second.post(
             f"/games/{recorded_game.pk}/edit/",
             game_post(club_rule, table_no="1", version="1", score_0="33600", score_1="29000"),
@@ -362,7 +241,7 @@ class TestGameEntry:
         html = refused.content.decode()
         assert "編集中に他の人がこの半荘を変更しました" in html
         assert 'name="version" value="2"' in html  # the newer data is shown
-        assert state() == after_first
+        assert games_state() == after_first
 
     def test_history_records_the_user_and_the_game_page_shows_it(
         self, organizer_client, meet, club_rule
@@ -393,11 +272,91 @@ class TestGameEntry:
         )
 
 
-def test_messages_write_dates_the_japanese_way(organizer_client, club_rule):
+class TestOneTablePerRound:
+    """One player, one table per round (issue 14)."""
+
+    def test_the_form_refuses_a_player_seated_at_another_table(
+        self, organizer_client, bare_meet, people, club_rule
+    ):
+        play(bare_meet, 1, 1, club_rule, people[:4], [40_000, 30_000, 30_000, 20_000])
+        names = [people[0].name, people[4].name, people[5].name, people[6].name]
+        response = organizer_client.post(
+            f"/meets/{bare_meet.pk}/games/new/",
+            game_post_for(club_rule, names, ["40000", "30000", "30000", "20000"]),
+        )
+        assert response.status_code == 400
+        html = response.content.decode()
+        assert "相川 愛 さんは 1 回戦の 1 卓ですでに打っています。" in html
+        assert Hanchan.objects.count() == 1
+
+    def test_a_player_missing_from_the_attendance_is_added_and_told(
+        self, organizer_client, bare_meet, people, club_rule
+    ):
+        bare_meet.attendees.set(people[:3])
+        names = [p.name for p in people[:4]]
+        response = organizer_client.post(
+            f"/meets/{bare_meet.pk}/games/new/",
+            game_post_for(club_rule, names, ["40000", "30000", "30000", "20000"]),
+            follow=True,
+        )
+        assert response.status_code == 200
+        assert set(bare_meet.attendees.all()) == set(people[:4])
+        assert "出席に追加しました：江藤 栄" in response.content.decode()
+
+
+class TestFinalisedMeansFinal:
+    """Finalised means final, by every path (issue 14)."""
+
+    def test_a_finalised_games_delete_page_is_not_offered(self, organizer_client, final_game):
+        """As its edit page: straight back to the game with the reason, no confirmation page
+        for a deletion that would be refused (found trying a meet day)."""
+        response = organizer_client.get(f"/games/{final_game.pk}/delete/", follow=True)
+        assert response.redirect_chain == [(f"/games/{final_game.pk}/", 302)]
+        assert "確定" in response.content.decode()
+
+    def test_a_post_without_the_version_is_refused_as_stale(
+        self, organizer_client, bare_meet, people, club_rule
+    ):
+        game = play(bare_meet, 1, 1, club_rule, people[:4], [40_000, 30_000, 30_000, 20_000])
+        before = rows_now()
+        data = game_post_for(
+            club_rule, [p.name for p in people[:4]], ["41000", "29000", "30000", "20000"], table=1
+        )
+        response = organizer_client.post(f"/games/{game.pk}/edit/", data)
+        assert response.status_code == 400
+        assert "他の人がこの半荘を変更しました" in response.content.decode()
+        assert rows_now() == before
+
+
+NOTATIONS = ["▲3,200", "−3200", "ー3200", "-3,200", "－３２００", "▲３，２００"]
+
+
+@pytest.mark.parametrize("notation", NOTATIONS)
+def test_the_form_and_the_import_read_the_same_notations(
+    notation, organizer_client, bare_meet, people, club_rule
+):
+    names = [p.name for p in people[:4]]
+    scores = ["63200", "30000", "30000", notation]
     response = organizer_client.post(
-        "/meets/new/",
-        {"date": "2025-04-12", "kind": "sat", "rule_set": club_rule.pk},
-        follow=True,
+        f"/meets/{bare_meet.pk}/games/new/", game_post_for(club_rule, names, scores, table=1)
     )
-    html = response.content.decode()
-    assert "2025年4月12日（土） 土曜会" in html and "2025-04-12" not in html
+    assert response.status_code == 302, response.content.decode()[:2000]
+    assert Hanchan.objects.get().results.get(seat=3).score == -3_200
+    rows = ["日付,例会,卓,回戦,席,氏名,持ち点"] + [
+        f'2025-04-09,水曜会,2,2,{s},{p.name},"{v}"'
+        for s, p, v in zip("東南西北", people[:4], scores, strict=True)
+    ]
+    import_results("\n".join(rows).encode())
+    assert Hanchan.objects.get(table_no=2).results.get(seat=3).score == -3_200
+
+
+def test_the_live_check_shows_a_triangle_score(organizer_client, bare_meet, people, club_rule):
+    names = [p.name for p in people[:4]]
+    data = game_post_for(
+        club_rule, names, ["63200", "30000", "30000", "▲3,200"], table=1, preview="1"
+    )
+    html = organizer_client.post(
+        f"/meets/{bare_meet.pk}/games/new/", data, headers={"HX-Request": "true"}
+    ).content.decode()
+    assert "−33.2" in html  # −3,200 → −33.2 before rank points: the row is settled
+    assert "120,000" in html

@@ -1,45 +1,16 @@
 """The standings page and members' pages: filters, htmx, visitors, query counts."""
 
-import random
-from datetime import date, timedelta
+import re
 
 import pytest
+from django.core.management import CommandError, call_command
 from django.test import Client
 
 from members.models import Member
-from scoring.models import BigHand, ClubSettings, Hanchan, HandLevel, Meet, PlayerEntry
+from scoring.models import BigHand, ClubSettings, Meet, StandingsGroup
+from tests.builders import JKMA, make_club, rule, sheet_rows
 
 pytestmark = pytest.mark.django_db
-
-
-def make_club(club_rule, members: int, meets: int, seed: int = 7) -> list[Member]:
-    """``members`` members playing three rounds at every meet, from 2025-10-01 on."""
-    rng = random.Random(seed)
-    people = [
-        Member.objects.create(name=f"会員{i:03d}", furigana=f"かいいん{i:03d}")
-        for i in range(members)
-    ]
-    for m in range(meets):
-        meet = Meet.objects.create(
-            date=date(2025, 10, 1) + timedelta(days=7 * m), kind="wed", rule_set=club_rule
-        )
-        for round_no in (1, 2, 3):
-            players = rng.sample(people, len(people) // 4 * 4)
-            for t in range(len(players) // 4):
-                first = [rng.randrange(100, 500) * 100 for _ in range(3)]
-                scores = [*first, 120_000 - sum(first)]
-                entries = [
-                    PlayerEntry(
-                        p, seat, s, 0, [(HandLevel.MANGAN, "")] if rng.random() < 0.2 else []
-                    )
-                    for seat, (p, s) in enumerate(
-                        zip(players[t * 4 : t * 4 + 4], scores, strict=True)
-                    )
-                ]
-                Hanchan(meet=meet, table_no=t + 1, round_no=round_no, rule_set=club_rule).record(
-                    entries
-                )
-    return people
 
 
 def test_the_standings_page_lists_members_with_japanese_headings(member_client, club_rule):
@@ -203,3 +174,64 @@ def test_the_member_list_links_to_each_members_page(client: Client, bob, club_ru
     people = make_club(club_rule, members=4, meets=1)
     html = client.get("/members/").content.decode()
     assert f'href="/members/{people[1].pk}/"' in html
+
+
+def test_the_member_page_gives_a_phone_the_compact_chart(member_client, recorded_game):
+    member = recorded_game.results.first().member
+    html = member_client.get(f"/members/{member.pk}/?period=2025-H1").content.decode()
+    source = re.search(r'<source media="\(max-width: 40rem\)" srcset="([^"]+)"', html)
+    assert source is not None and "size=compact" in source.group(1)
+    wide = member_client.get(f"/members/{member.pk}/chart/cumulative.svg?period=2025-H1")
+    compact = member_client.get(source.group(1).replace("&amp;", "&"))
+    width = re.compile(rb'<svg[^>]* width="([0-9.]+)pt"')
+    wide_pt = float(width.search(wide.content).group(1))
+    compact_pt = float(width.search(compact.content).group(1))
+    assert compact_pt < 300 < wide_pt  # drawn for a phone: shown near its own size there
+
+
+def test_the_standings_page_and_the_export_command_take_a_group(
+    three_systems, member_client, tmp_path
+):
+    group = rule(JKMA).group
+    html = member_client.get(f"/standings/?period=2025-H1&group={group.pk}").content.decode()
+    assert "+22.0" in html and "−5.0" not in html
+    html = member_client.get("/standings/?period=2025-H1").content.decode()
+    assert "−5.0" in html and "+22.0" not in html
+    out = tmp_path / "jkma.xlsx"
+    call_command(
+        "export_report",
+        "--period",
+        "2025-H1",
+        "--format",
+        "xlsx",
+        "--group",
+        JKMA,
+        "--output",
+        str(out),
+    )
+    assert next(r for r in sheet_rows(out.read_bytes()) if r[1] == "相川 愛")[3] == 22.0
+    with pytest.raises(CommandError):
+        call_command(
+            "export_report", "--period", "2025-H1", "--group", "無い", "--output", str(out)
+        )
+
+
+def test_a_rule_of_another_group_than_the_one_named_is_ignored(three_systems, member_client):
+    club = StandingsGroup.club()
+    html = member_client.get(
+        f"/standings/?period=2025-H1&group={club.pk}&rule={rule(JKMA).pk}"
+    ).content.decode()
+    assert "−5.0" in html and "+22.0" not in html
+
+
+def test_the_download_links_follow_htmx_navigation(three_systems, member_client):
+    response = member_client.get("/standings/?period=2024-H2", headers={"HX-Request": "true"})
+    html = response.content.decode()
+    assert html.lstrip().startswith('<div id="standings"')
+    assert "/reports/standings.pdf?period=2024-H2" in html
+    assert "/reports/standings.xlsx?period=2024-H2" in html
+    group = rule(JKMA).group
+    html = member_client.get(
+        f"/standings/?period=2025-H1&group={group.pk}&min=2", headers={"HX-Request": "true"}
+    ).content.decode()
+    assert f"/reports/standings.pdf?period=2025-H1&amp;group={group.pk}&amp;min=2" in html

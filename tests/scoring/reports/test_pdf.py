@@ -1,67 +1,27 @@
-"""Reports read back: the PDF's text and fonts, the XLSX cell by cell, the CSV re-imported."""
+"""The PDFs read back (scoring/reports/pdf.py and the parts it is joined from, parts.py): text,
+fonts, pages, and which parts are laid out again. The Excel and the CSV: test_xlsx.py and
+test_games_csv.py."""
 
 import io
-from datetime import date
-from decimal import Decimal
 
 import pytest
-from django.core.management import CommandError, call_command
-from openpyxl import load_workbook
 from pypdf import PdfReader
 
 from members.models import Member
-from scoring.imports import import_results
-from scoring.models import Hanchan, Meet
+from scoring.models import Hanchan, Meet, PlayerEntry
 from scoring.reports import kept_files
-from scoring.reports.cells import headings
-from scoring.reports.games_csv import render_games_csv
-from scoring.reports.making import RENDERERS, ReportKind
 from scoring.reports.pdf import (
     render_meet_pdf,
     render_member_pdf,
     render_standings_pdf,
     standings_title,
 )
-from scoring.reports.xlsx import TITLE_ROWS, render_standings_xlsx
-from scoring.standings import (
-    STANDINGS,
-    Filters,
-    Medium,
-    Period,
-    Shown,
-    big_hand_list,
-    compute_standings,
-)
+from scoring.standings import Filters, Period, big_hand_list, compute_standings
 from scoring.templatetags.scoring_tags import signed_p
-from tests.scoring.test_standings_views import make_club
+from tests.builders import H1, JKMA, KANTAN, pdf_text, play, rule
 
 pytestmark = pytest.mark.django_db
 H2 = Filters(period=Period.parse("2025-H2"))
-# The standings sheet starts with these columns, as the club asked for them (written out here,
-# not taken from the code, so that a change in the code shows).
-FIRST_COLUMNS = [
-    "順位",
-    "氏名",
-    "半荘数",
-    "合計P",
-    "平均順位",
-    "1位",
-    "2位",
-    "3位",
-    "4位",
-    "満貫以上",
-    "錯和",
-]
-
-
-def standings_header() -> list[str]:
-    """The Excel's standings header for a group of 4-player games counting P: the
-    declaration's (``standings.STANDINGS``) in its Excel order."""
-    return headings(STANDINGS.shown(Medium.SHEET, Shown()))
-
-
-def pdf_text(data: bytes) -> str:
-    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
 
 
 def pdf_fonts(data: bytes) -> set[str]:
@@ -76,11 +36,6 @@ def pdf_fonts(data: bytes) -> set[str]:
                 if any(k in descriptor for k in ("/FontFile", "/FontFile2", "/FontFile3")):
                     embedded.add(str(font["/BaseFont"]).split("+")[-1])
     return embedded
-
-
-@pytest.fixture
-def club(club_rule):
-    return make_club(club_rule, members=8, meets=3)
 
 
 @pytest.mark.slow
@@ -162,7 +117,6 @@ def test_the_members_parts_read_a_few_members_at_a_time_make_the_same_report(clu
 
 
 def add_game(meet: Meet, players: list[Member], round_no: int = 9) -> None:
-    from scoring.models import PlayerEntry
 
     scores = [41_000, 32_000, 27_000, 20_000]
     Hanchan(meet=meet, table_no=1, round_no=round_no, rule_set=meet.rule_set).record(
@@ -370,163 +324,7 @@ def test_a_members_pdf(club):
     assert member.name in text and signed_p(row.total) in text and "日別成績表" in text
 
 
-def test_the_xlsx_matches_the_standings_cell_by_cell(club):
-    filename, content_type, data = render_standings_xlsx(H2)
-    assert filename.endswith(".xlsx") and "spreadsheetml" in content_type
-    book = load_workbook(io.BytesIO(data))
-    sheet = book["成績表"]
-    header = [c.value for c in sheet[TITLE_ROWS + 1]]
-    assert header[:11] == FIRST_COLUMNS
-    assert header == standings_header()
-    rows = compute_standings(H2)
-    assert sheet.max_row == TITLE_ROWS + 1 + len(rows)
-    body = sheet.iter_rows(min_row=TITLE_ROWS + 2, values_only=True)
-    for excel_row, r in zip(body, rows, strict=True):
-        assert excel_row[:11] == (
-            r.position,
-            r.name,
-            r.games,
-            float(r.total),
-            float(r.average_place),
-            *r.places,
-            r.big_hand_total,
-            r.chombo,
-        )
-        assert excel_row[12] == float(r.top_rate)  # numbers, not text
-    total = sheet["D4"]
-    assert isinstance(total.value, (int, float)) and total.number_format == "+0.0;-0.0;0.0"
-    assert sheet.freeze_panes == "A4" and sheet.print_title_rows == "$3:$3"
-    assert sheet.page_setup.orientation == "landscape" and sheet.page_setup.paperSize == 9
-    assert sheet.sheet_properties.pageSetUpPr.fitToPage and sheet.page_setup.fitToWidth == 1
-    assert sheet["A3"].font.b
-    games = book["全対局"]
-    assert games.max_row == TITLE_ROWS + 1 + 4 * Hanchan.objects.count()
-    # Dates as dates, 2025/10/1, in a column wide enough not to show ####.
-    assert games["A4"].is_date and games["A4"].number_format == "yyyy/m/d"
-    assert games.column_dimensions["A"].width >= 10
-    assert set(book.sheetnames) >= {m.name for m in club}  # a sheet per member
-
-
-def test_the_csv_reimports_to_the_same_games(club):
-    _, _, first = render_games_csv(Filters())
-    before = sorted(Hanchan.objects.values_list("meet__date", "round_no", "table_no"))
-    Meet.objects.all().delete()
-    Member.objects.all().delete()
-    import_results(first, create_members=True)
-    assert sorted(Hanchan.objects.values_list("meet__date", "round_no", "table_no")) == before
-    assert render_games_csv(Filters())[2] == first
-
-
-@pytest.mark.slow
-def test_the_export_command(club, tmp_path):
-    for fmt, magic in [("pdf", b"%PDF"), ("xlsx", b"PK\x03\x04"), ("csv", b"\xef\xbb\xbf")]:
-        out = tmp_path / f"report.{fmt}"
-        call_command("export_report", "--period", "2025-H2", "--format", fmt, "--output", str(out))
-        assert out.read_bytes().startswith(magic)
-    out = tmp_path / "range.xlsx"
-    call_command(
-        "export_report",
-        "--from",
-        "2025-10-01",
-        "--to",
-        "2025-10-08",
-        "--format",
-        "xlsx",
-        "--output",
-        str(out),
-    )
-    assert load_workbook(out)["成績表"].max_row > 1
-    out = tmp_path / "meet.pdf"
-    call_command("export_report", "--meet", "2025-10-01", "--output", str(out))
-    assert "例会成績表" in pdf_text(out.read_bytes())
-    with pytest.raises(CommandError):
-        call_command("export_report", "--period", "2025-H3", "--output", str(out))
-    with pytest.raises(CommandError):
-        call_command("export_report", "--meet", "2024-01-01", "--output", str(out))
-
-
-@pytest.mark.slow
-def test_download_buttons_and_endpoints(member_client, client, club):
-    html = member_client.get("/standings/?period=2025-H2").content.decode()
-    assert 'href="/reports/standings.pdf?period=2025-H2"' in html
-    assert 'href="/reports/standings.xlsx?period=2025-H2"' in html
-    # With htmx, a button fetches the report's progress into the box beside the buttons.
-    assert 'hx-get="/reports/standings.pdf?period=2025-H2"' in html
-    assert 'hx-target="next .report-status"' in html and 'class="report-status"' in html
-    response = member_client.get("/reports/standings.xlsx?period=2025-H2")
-    assert (
-        response["Content-Disposition"] == 'attachment; filename="shirakaba-standings-2025-H2.xlsx"'
-    )
-    csv = member_client.get("/reports/games.csv?period=2025-H2")
-    assert csv["Content-Type"].startswith("text/csv")
-    meet = Meet.objects.first()
-    sheet = member_client.get(f"/meets/{meet.pk}/sheet.pdf")
-    assert b"".join(sheet.streaming_content).startswith(b"%PDF")
-    record = member_client.get(f"/members/{club[0].pk}/record.pdf?period=2025-H2")
-    assert b"".join(record.streaming_content).startswith(b"%PDF")
-    for url in ("/reports/standings.pdf", "/reports/games.csv", f"/meets/{meet.pk}/sheet.pdf"):
-        assert client.get(url).status_code == 302  # visitors sign in first
-
-
-def test_every_excel_sheet_has_a_title_a_print_header_and_footer_and_scores_with_commas(
-    club, monkeypatch
-):
-    """Issue 17: printed, a sheet says whose club, which report, which period, when made,
-    and page n/N; 持ち点 reads 32,600."""
-    monkeypatch.setattr("django.utils.timezone.localdate", lambda: date(2026, 11, 23))
-    book = load_workbook(io.BytesIO(render_standings_xlsx(H2)[2]))
-    member = club[0]
-    for name, report in [
-        ("成績表", "成績表"),
-        ("全対局", "全対局"),
-        (member.name, f"個人成績　{member.name}"),
-    ]:
-        sheet = book[name]
-        assert sheet["A1"].value == f"白樺会マージャンサークル　{report}"
-        assert sheet["A1"].font.b and sheet["A1"].font.sz == 14
-        assert sheet["A2"].value == "2025年度 下期（10月〜3月）　2026年11月23日（月） 作成"
-        assert sheet.oddHeader.left.text == f"白樺会マージャンサークル　{report}"
-        assert sheet.oddHeader.right.text == "2025年度 下期（10月〜3月）"
-        assert sheet.oddFooter.right.text == "&P / &N"  # page n / N
-    games = book["全対局"]
-    score = [c.value for c in games[TITLE_ROWS + 1]].index("持ち点") + 1
-    cell = games.cell(row=TITLE_ROWS + 2, column=score)
-    assert isinstance(cell.value, int) and cell.number_format == "#,##0"
-    highest = [c.value for c in book["成績表"][TITLE_ROWS + 1]].index("最高持ち点") + 1
-    assert book["成績表"].cell(row=TITLE_ROWS + 2, column=highest).number_format == "#,##0"
-
-
-def test_p_values_are_rounded_to_a_tenth_before_writing(club):
-    data = render_standings_xlsx(H2)[2]
-    sheet = load_workbook(io.BytesIO(data))["成績表"]
-    for (value,) in sheet.iter_rows(
-        min_row=TITLE_ROWS + 2, min_col=12, max_col=12, values_only=True
-    ):
-        assert Decimal(str(value)) == Decimal(str(value)).quantize(Decimal("0.1"))
-
-
-def test_a_chart_is_drawn_once_for_the_same_figures_and_anew_when_they_change(monkeypatch):
-    from django.core.cache import cache
-
-    from scoring.reports import charts
-
-    cache.clear()
-    drawn = []
-    real_figure = charts.Figure
-
-    def counting_figure(*args, **kwargs):
-        drawn.append(1)
-        return real_figure(*args, **kwargs)
-
-    monkeypatch.setattr(charts, "Figure", counting_figure)
-    labels = ["4/2", "4/5"]
-    first = charts.cumulative_chart(labels, [Decimal("2.6"), Decimal("-30.6")], "累積P", "P")
-    again = charts.cumulative_chart(labels, [Decimal("2.6"), Decimal("-30.6")], "累積P", "P")
-    changed = charts.cumulative_chart(labels, [Decimal("2.6"), Decimal("-30.5")], "累積P", "P")
-    assert first == again and changed != first
-    assert len(drawn) == 2
-
-
+@pytest.mark.slow  # makes a PDF
 def test_a_date_in_the_big_hand_list_and_a_hand_in_the_daily_sheet_never_split(club, monkeypatch):
     """Issue 17: in the half-year PDF, 2025年10月1日（水） in the 満貫以上 list stays on one line,
     and the daily sheet never breaks 満貫 or 跳満 across lines (Japanese may break between any
@@ -545,6 +343,26 @@ def test_a_date_in_the_big_hand_list_and_a_hand_in_the_daily_sheet_never_split(c
     assert ".date, .word { white-space: nowrap; }" in html
 
 
-def test_every_kind_of_report_has_its_renderer():
-    assert set(RENDERERS) == set(ReportKind)
-    assert ReportKind("standings.pdf") is ReportKind.STANDINGS_PDF
+@pytest.mark.slow
+def test_the_pdf_of_each_group(three_systems):
+    text = pdf_text(render_standings_pdf(Filters(period=H1), with_members=False)[2])
+    # 相川: 2 games, −5.0, 4-player 1位 once; 3-player places 0 0 1 (the last counted apart).
+    assert "相川 愛 2 −5.0 −2.5 1 0 0 0 0 0 1 1.00" in text
+    text = pdf_text(
+        render_standings_pdf(Filters(period=H1, group=rule(JKMA).group), with_members=False)[2]
+    )
+    assert "日本健康麻将協会" in text and "相川 愛 1 +22.0" in text
+    text = pdf_text(
+        render_standings_pdf(Filters(period=H1, group=rule(KANTAN).group), with_members=False)[2]
+    )
+    assert "勝ち数" in text and "勝率" in text and "相川 愛 1 1" in text
+
+
+@pytest.mark.slow
+def test_deposits_held_are_shown_on_the_meet_page_and_its_pdf(
+    bare_meet, people, club_rule, member_client
+):
+    play(bare_meet, 1, 1, club_rule, people[:4], [40_000, 30_000, 29_000, 20_000], deposits=1_000)
+    html = member_client.get(f"/meets/{bare_meet.pk}/").content.decode()
+    assert "供託 預かり 1,000 点（卓の P 合計はその分 −1.0）" in html
+    assert "預かり 1,000 点" in pdf_text(render_meet_pdf(Meet.objects.get(pk=bare_meet.pk))[2])

@@ -1,51 +1,27 @@
-"""Reports as tasks (scoring/reports/making.py and views/downloads.py): queued once, their
-progress shown, made once and kept, asked for again unchanged served from what was kept, made
-again after a change, pruned when old; a finalised meet queues its month and half-year.
+"""Reports through their pages (views/downloads.py): queued once, their progress shown, made
+once and kept, asked for again unchanged served from what was kept, made again after a
+change. (Pruning, digests and what a finalise queues: tests/scoring/reports/test_making.py.)
 
 The renderers are replaced by a fake that counts its calls and tells its progress, so these
-tests make no PDF; the real renderers are read back in test_reports.py, and a real worker
-runs in test_report_worker.py."""
-
-from datetime import timedelta
+tests make no PDF; the real renderers are read back in tests/scoring/reports/, and real
+workers run in tests/scoring/management/commands/test_db_worker.py."""
 
 import pytest
-from django.core.management import call_command
 from django.tasks import default_task_backend
-from django.utils import timezone
 
-from scoring.models import Hanchan, Meet, Report, ReportStatus
-from scoring.reports import keep, kept_files, making, pdf, xlsx
-from scoring.reports.making import Spec, ask, kept_name, prune
+from scoring.models import Meet, Report, ReportStatus
+from scoring.reports import kept_files, making, pdf
+from scoring.reports.making import Spec, ask, kept_name
 from scoring.standings import Filters, Period
+from tests.builders import JKMA, FakeRenderer, making_entry, rule
 
 pytestmark = pytest.mark.django_db
+
+
+H2 = Filters(period=Period.parse("2025-H2"))
+
 DUMMY = {"default": {"BACKEND": "django.tasks.backends.dummy.DummyBackend"}}
 HALF = "/reports/standings.pdf?period=2025-H1"
-
-
-class FakeRenderer:
-    """Counts its calls; tells progress through two of three members, as the real one does;
-    returns the number of the call in the file, and what the row said meanwhile."""
-
-    def __init__(self) -> None:
-        self.calls = 0
-        self.rows_seen: list[tuple[str, int, int]] = []
-
-    def __call__(self, filters, *, progress, **kwargs):
-        self.calls += 1
-        progress("Member pages", 2, 3)
-        row = Report.objects.get(status=ReportStatus.MAKING)
-        self.rows_seen.append((row.step, row.done, row.total))
-        progress("Member pages", 3, 3)
-        return (f"{filters.period.key}.pdf", "application/pdf", b"%%PDF call %d" % self.calls)
-
-
-@pytest.fixture
-def fake(monkeypatch) -> FakeRenderer:
-    renderer = FakeRenderer()
-    monkeypatch.setattr(pdf, "render_standings_pdf", renderer)
-    monkeypatch.setattr(xlsx, "render_standings_xlsx", renderer)
-    return renderer
 
 
 def test_a_report_asked_for_is_made_by_its_task_and_served(member_client, recorded_game, fake):
@@ -81,12 +57,6 @@ def test_after_a_change_to_a_game_the_report_is_made_again(
     again = b"".join(member_client.get(HALF).streaming_content)
     assert again == b"%PDF call 2"
     assert Report.objects.count() == 2
-
-
-def making_entry(member, seat, score):
-    from scoring.models import PlayerEntry
-
-    return PlayerEntry(member, seat, score, 0, [])
 
 
 def test_the_same_report_asked_for_while_queued_is_queued_once(
@@ -180,83 +150,34 @@ def test_the_report_urls_need_a_club_role(outsider_client, client, recorded_game
     assert client.post(f"/reports/{report.digest}/").status_code in (302, 403)
 
 
-def test_a_kept_report_not_asked_for_in_a_month_and_a_replaced_one_are_pruned(recorded_game, fake):
-    filters = Filters(period=Period.parse("2025-H1"))
-    old = ask(Spec.of("standings.pdf", filters))
-    Report.objects.filter(pk=old.pk).update(finished_at=timezone.now() - timedelta(hours=2))
-    newer = Report.objects.create(
-        digest="b" * 64,
-        spec=old.spec,
-        spec_key=old.spec_key,
-        status=ReportStatus.READY,
-        asked_at=timezone.now(),
-        finished_at=timezone.now() - timedelta(minutes=90),
+@pytest.mark.slow
+def test_download_buttons_and_endpoints(member_client, client, club):
+    html = member_client.get("/standings/?period=2025-H2").content.decode()
+    assert 'href="/reports/standings.pdf?period=2025-H2"' in html
+    assert 'href="/reports/standings.xlsx?period=2025-H2"' in html
+    # With htmx, a button fetches the report's progress into the box beside the buttons.
+    assert 'hx-get="/reports/standings.pdf?period=2025-H2"' in html
+    assert 'hx-target="next .report-status"' in html and 'class="report-status"' in html
+    response = member_client.get("/reports/standings.xlsx?period=2025-H2")
+    assert (
+        response["Content-Disposition"] == 'attachment; filename="shirakaba-standings-2025-H2.xlsx"'
     )
-    keep(kept_name(newer), b"newer")
-    forgotten = Report.objects.create(
-        digest="c" * 64,
-        spec={},
-        spec_key="x",
-        status=ReportStatus.READY,
-        asked_at=timezone.now() - timedelta(days=31),
-        finished_at=timezone.now() - timedelta(days=31),
+    csv = member_client.get("/reports/games.csv?period=2025-H2")
+    assert csv["Content-Type"].startswith("text/csv")
+    meet = Meet.objects.first()
+    sheet = member_client.get(f"/meets/{meet.pk}/sheet.pdf")
+    assert b"".join(sheet.streaming_content).startswith(b"%PDF")
+    record = member_client.get(f"/members/{club[0].pk}/record.pdf?period=2025-H2")
+    assert b"".join(record.streaming_content).startswith(b"%PDF")
+    for url in ("/reports/standings.pdf", "/reports/games.csv", f"/meets/{meet.pk}/sheet.pdf"):
+        assert client.get(url).status_code == 302  # visitors sign in first
+
+
+def test_the_csv_download_holds_every_game_whatever_the_group(every_rule, member_client):
+    response = member_client.get(f"/reports/games.csv?period=2025-06&group={rule(JKMA).group.pk}")
+    lines = (
+        b"".join(response.streaming_content if response.streaming else [response.content])
+        .decode("utf-8-sig")
+        .splitlines()
     )
-    keep(kept_name(forgotten), b"old")
-    kept = kept_files()
-    assert kept.exists(kept_name(old))
-    assert prune() == 2
-    assert not kept.exists(kept_name(old)) and not kept.exists(kept_name(forgotten))
-    assert list(Report.objects.values_list("digest", flat=True)) == ["b" * 64]
-
-
-def test_a_change_to_the_templates_makes_a_new_digest(recorded_game, monkeypatch):
-    spec = Spec.of("standings.pdf", Filters(period=Period.parse("2025-H1")))
-    before = making.digest_of(spec)
-    assert making.digest_of(spec) == before
-    monkeypatch.setattr(making, "template_version", lambda: "another")
-    assert making.digest_of(spec) != before
-
-
-def test_finalising_a_meet_queues_its_month_and_half_year(
-    recorded_game, settings, django_capture_on_commit_callbacks
-):
-    settings.TASKS = DUMMY
-    default_task_backend.clear()
-    meet = Meet.objects.get(pk=recorded_game.meet.pk)
-    with django_capture_on_commit_callbacks(execute=True):
-        meet.finalise()
-    queued = sorted((r.spec["kind"], r.spec["period"], r.status) for r in Report.objects.all())
-    month = f"{meet.date:%Y-%m}"
-    half = Period.containing(meet.date).key
-    assert queued == [
-        ("standings.pdf", month, "queued"),
-        ("standings.pdf", half, "queued"),
-        ("standings.xlsx", month, "queued"),
-        ("standings.xlsx", half, "queued"),
-    ]
-    assert len(default_task_backend.results) == 4
-
-
-def test_export_report_makes_it_here_with_a_progress_bar_and_keeps_it(
-    recorded_game, fake, tmp_path, capsys
-):
-    first, second = tmp_path / "a.pdf", tmp_path / "b.pdf"
-    call_command("export_report", "--period", "2025-H1", "--output", str(first))
-    err = capsys.readouterr().err
-    assert "Member pages [####################..........] 2/3" in err
-    assert "Member pages [##############################] 3/3" in err
-    call_command("export_report", "--period", "2025-H1", "--output", str(second))
-    assert first.read_bytes() == second.read_bytes() == b"%PDF call 1"
-    assert fake.calls == 1
-
-
-def test_a_game_entered_after_the_report_is_in_the_next_one(recorded_game, four_members, fake):
-    spec = Spec.of("standings.pdf", Filters(period=Period.parse("2025-H1")))
-    first = ask(spec)
-    game = Hanchan(meet=recorded_game.meet, table_no=1, round_no=2, rule_set=recorded_game.rule_set)
-    game.record(
-        [making_entry(m, s, 30_000 - 1000 * s) for s, m in enumerate(four_members[:3])]
-        + [making_entry(four_members[3], 3, 33_000)]
-    )
-    second = ask(spec)
-    assert second.digest != first.digest and fake.calls == 2
+    assert len(lines) == 1 + 18

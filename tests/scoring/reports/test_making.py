@@ -1,4 +1,5 @@
-"""Limits on reports (issue 26): how many one person may have waiting, a report replaced by a
+"""Making reports (scoring/reports/making.py): pruning, digests, what a finalise queues, and
+the limits (issue 26): how many one person may have waiting, a report replaced by a
 newer one of the same request not made, the kept files bounded in size; a reports directory
 the server cannot write gives every kind of report the same clear page, and nothing
 half-written."""
@@ -13,13 +14,14 @@ import pytest
 from django.tasks import default_task_backend
 from django.utils import timezone
 
-from scoring.models import Meet, Report, ReportPart, ReportStatus
+from scoring.models import Hanchan, Meet, Report, ReportPart, ReportStatus
 from scoring.reports import keep, kept_files, making, parts, pdf
-from scoring.reports.making import Spec, ask, kept_name, prune
+from scoring.reports.making import RENDERERS, ReportKind, Spec, ask, kept_name, prune
 from scoring.standings import Filters, Period
-from tests.conftest import reports_kept_in
+from tests.builders import making_entry, reports_kept_in
 
 pytestmark = pytest.mark.django_db
+
 
 DUMMY = {"default": {"BACKEND": "django.tasks.backends.dummy.DummyBackend"}}
 FULL = "作成待ちの帳票が 2 件あります"
@@ -82,6 +84,7 @@ def test_trying_a_failed_report_again_counts_as_asking(
     assert refused.status_code == 429 and FULL in refused.content.decode()
 
 
+@pytest.mark.slow  # a race: requests in threads at once
 @pytest.mark.django_db(transaction=True)
 def test_a_flood_of_requests_at_once_is_held_to_the_limit(bob, recorded_game, queue_only):
     """Eight asks of bob's at the same moment, each for a report of its own: two queued."""
@@ -340,3 +343,77 @@ def test_a_file_the_disk_could_not_hold_is_not_left_half_written(tmp_path):
         signal.signal(signal.SIGXFSZ, before)
     assert raised.value.errno == errno.EFBIG
     assert list((tmp_path / "reports").iterdir()) == []
+
+
+def test_a_kept_report_not_asked_for_in_a_month_and_a_replaced_one_are_pruned(recorded_game, fake):
+    filters = Filters(period=Period.parse("2025-H1"))
+    old = ask(Spec.of("standings.pdf", filters))
+    Report.objects.filter(pk=old.pk).update(finished_at=timezone.now() - timedelta(hours=2))
+    newer = Report.objects.create(
+        digest="b" * 64,
+        spec=old.spec,
+        spec_key=old.spec_key,
+        status=ReportStatus.READY,
+        asked_at=timezone.now(),
+        finished_at=timezone.now() - timedelta(minutes=90),
+    )
+    keep(kept_name(newer), b"newer")
+    forgotten = Report.objects.create(
+        digest="c" * 64,
+        spec={},
+        spec_key="x",
+        status=ReportStatus.READY,
+        asked_at=timezone.now() - timedelta(days=31),
+        finished_at=timezone.now() - timedelta(days=31),
+    )
+    keep(kept_name(forgotten), b"old")
+    kept = kept_files()
+    assert kept.exists(kept_name(old))
+    assert prune() == 2
+    assert not kept.exists(kept_name(old)) and not kept.exists(kept_name(forgotten))
+    assert list(Report.objects.values_list("digest", flat=True)) == ["b" * 64]
+
+
+def test_a_change_to_the_templates_makes_a_new_digest(recorded_game, monkeypatch):
+    spec = Spec.of("standings.pdf", Filters(period=Period.parse("2025-H1")))
+    before = making.digest_of(spec)
+    assert making.digest_of(spec) == before
+    monkeypatch.setattr(making, "template_version", lambda: "another")
+    assert making.digest_of(spec) != before
+
+
+def test_finalising_a_meet_queues_its_month_and_half_year(
+    recorded_game, settings, django_capture_on_commit_callbacks
+):
+    settings.TASKS = DUMMY
+    default_task_backend.clear()
+    meet = Meet.objects.get(pk=recorded_game.meet.pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        meet.finalise()
+    queued = sorted((r.spec["kind"], r.spec["period"], r.status) for r in Report.objects.all())
+    month = f"{meet.date:%Y-%m}"
+    half = Period.containing(meet.date).key
+    assert queued == [
+        ("standings.pdf", month, "queued"),
+        ("standings.pdf", half, "queued"),
+        ("standings.xlsx", month, "queued"),
+        ("standings.xlsx", half, "queued"),
+    ]
+    assert len(default_task_backend.results) == 4
+
+
+def test_a_game_entered_after_the_report_is_in_the_next_one(recorded_game, four_members, fake):
+    spec = Spec.of("standings.pdf", Filters(period=Period.parse("2025-H1")))
+    first = ask(spec)
+    game = Hanchan(meet=recorded_game.meet, table_no=1, round_no=2, rule_set=recorded_game.rule_set)
+    game.record(
+        [making_entry(m, s, 30_000 - 1000 * s) for s, m in enumerate(four_members[:3])]
+        + [making_entry(four_members[3], 3, 33_000)]
+    )
+    second = ask(spec)
+    assert second.digest != first.digest and fake.calls == 2
+
+
+def test_every_kind_of_report_has_its_renderer():
+    assert set(RENDERERS) == set(ReportKind)
+    assert ReportKind("standings.pdf") is ReportKind.STANDINGS_PDF

@@ -3,7 +3,8 @@ marked as being made. Its maker beats (``beat_at``) every few seconds while it w
 being made with no beat for ``ABANDONED_AFTER`` is taken back: a report's page or a new ask
 puts it in the queue again (its own task row, so the queue shows no phantom RUNNING task), a
 report's maker makes a part itself. A report whose worker died three times fails and offers
-to try again. The real processes are killed in test_report_worker.py."""
+to try again. The real processes are killed in
+tests/scoring/management/commands/test_db_worker.py."""
 
 import threading
 from datetime import timedelta
@@ -27,7 +28,7 @@ HTMX = {"HX-Request": "true"}
 
 @pytest.fixture(autouse=True)
 def fake_render(monkeypatch) -> None:
-    """A report laid out at once (these tests make no PDF; test_report_worker.py does)."""
+    """A report laid out at once (these tests make no PDF; test_db_worker.py does)."""
     monkeypatch.setattr(
         making, "render", lambda spec, progress, share=False: ("r.pdf", "application/pdf", b"%PDF-")
     )

@@ -17,26 +17,15 @@ from pathlib import Path
 import httpx
 import pytest
 from django.conf import settings
-from django.db import connection
 from django.test import Client
 from django_tasks_db.models import DBTaskResult
 from pypdf import PdfReader
 
 from scoring.models import Report, ReportPart, ReportStatus
 from shirakaba.devtools.workers import Workers
-from tests.conftest import put_back_migrated_data
-from tests.scoring.test_standings_views import make_club
+from tests.builders import database_url, make_club, put_back_migrated_data
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
-
-
-def database_url() -> str:
-    """The test database, as the worker process must reach it."""
-    s = connection.settings_dict
-    if connection.vendor == "sqlite":
-        return f"sqlite:///{s['NAME']}"
-    user = s["USER"] + (f":{s['PASSWORD']}" if s["PASSWORD"] else "")
-    return f"postgres://{user}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
 
 
 @pytest.fixture(autouse=True)
@@ -44,22 +33,6 @@ def migrated_data(transactional_db):
     """A transactional test's database may have been flushed by the one before: put back the
     rule sets and groups the migrations made (before ``club_rule`` reads them)."""
     put_back_migrated_data()
-
-
-@pytest.fixture
-def workers(settings, tmp_path):
-    """Queue into the database, and run two `db_worker` processes on it until the test ends
-    (each one started and looking for tasks before the test goes on)."""
-    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
-    pool = Workers(
-        2,
-        database_url=database_url(),
-        reports_dir=settings.REPORTS_DIR,
-        logs_dir=tmp_path,
-        interval=0.1,
-    )
-    yield pool.processes
-    pool.stop()
 
 
 def test_real_workers_make_the_report_the_page_polls_and_the_kept_file_comes_again(
