@@ -8,7 +8,7 @@ from django.test import Client
 from django.utils import translation
 
 from members.models import Member
-from members.roles import MEMBER, ORGANIZER
+from members.roles import MEMBER, ORGANIZER, ensure_groups
 from scoring.models import Hanchan, HandLevel, Meet, RuleSet
 from shirakaba.devtools.workers import Workers
 from tests.builders import (
@@ -84,6 +84,8 @@ def reports_made_at_once(settings, tmp_path) -> None:
 @pytest.fixture
 def alice(db) -> User:
     user = User.objects.create_user("alice", password="alice-pass-123", is_staff=True)
+    if not Group.objects.filter(name=ORGANIZER).exists():  # flushed by a transactional test before
+        ensure_groups()
     user.groups.add(Group.objects.get(name=ORGANIZER))
     return user
 
@@ -91,6 +93,8 @@ def alice(db) -> User:
 @pytest.fixture
 def bob(db) -> User:
     user = User.objects.create_user("bob", password="bob-pass-123")
+    if not Group.objects.filter(name=MEMBER).exists():  # flushed by a transactional test before
+        ensure_groups()
     user.groups.add(Group.objects.get(name=MEMBER))
     return user
 

@@ -12,7 +12,7 @@ import pytest
 from django.contrib.auth.models import Group, User
 
 from members.models import Member
-from members.roles import MEMBER
+from members.roles import MEMBER, ensure_groups
 from scoring.models import Hanchan, Meet, PlayerEntry, RuleSet
 from tests.builders import put_back_migrated_data
 
@@ -57,6 +57,8 @@ def migrated_data(live_server):
 @pytest.fixture
 def club():
     user = User.objects.create_user("bob", password="bob-pass-123")
+    if not Group.objects.filter(name=MEMBER).exists():  # flushed by a transactional test before
+        ensure_groups()
     user.groups.add(Group.objects.get(name=MEMBER))
     rule = RuleSet.objects.default()
     people = [
