@@ -20,10 +20,13 @@
     const kind = KINDS[day] ?? "other";
     for (const radio of radios) radio.checked = radio.value === kind;
   };
+  // A tap on the kind already offered chooses it too (a click, but no change).
+  const chosen = () => {
+    byHand.value = "1";
+  };
   for (const radio of radios) {
-    radio.addEventListener("change", () => {
-      byHand.value = "1";
-    });
+    radio.addEventListener("click", chosen);
+    radio.addEventListener("change", chosen);
   }
   date.addEventListener("input", follow);
   date.addEventListener("change", follow);
