@@ -70,9 +70,15 @@ class MeetForm(forms.ModelForm):  # type: ignore[type-arg]  # not subscriptable 
     likely a slip of the date: the form comes back with a warning and 「このまま保存」, and
     saves only when that is ticked (a meet moved for a holiday is saved so). An edit that
     leaves the date and kind as they were is not asked again. A new meet starts on today's
-    date with the kind held on today's weekday (その他 on the other days)."""
+    date with the kind held on today's weekday (その他 on the other days).
+
+    The date sets the kind of a new meet until the organizer chooses one by hand: the form's
+    script (static/js/meet_form.js) sets it as the date is chosen and says ``kind_by_hand``
+    when a kind was clicked; here, a new meet left on その他 (as offered, not chosen by hand)
+    dated on a Wednesday or a Saturday becomes a 水曜会 or a 土曜会 (``kind_from_date``)."""
 
     confirm_day = forms.BooleanField(label=_("Save anyway"), required=False)
+    kind_by_hand = forms.BooleanField(required=False, widget=forms.HiddenInput)
 
     class Meta:
         model = Meet
@@ -101,6 +107,7 @@ class MeetForm(forms.ModelForm):  # type: ignore[type-arg]  # not subscriptable 
             pk__in=self.instance.attendees.values("pk") if self.instance.pk else []
         )
         self.day_warning = ""
+        self.kind_from_date = False
 
     def clean_date(self) -> date:
         """A meet is dated within MEET_DATES; said with Japanese dates (1990年1月1日), where
@@ -118,6 +125,17 @@ class MeetForm(forms.ModelForm):  # type: ignore[type-arg]  # not subscriptable 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
         day, kind = cleaned.get("date"), str(cleaned.get("kind") or "")
+        if (
+            self.instance.pk is None
+            and day is not None
+            and kind == MeetKind.OTHER
+            and "kind" not in self.changed_data
+            and not cleaned.get("kind_by_hand")
+        ):
+            kinds = {weekday: held for held, weekday in MEET_WEEKDAYS.items()}
+            if day.weekday() in kinds:
+                kind = cleaned["kind"] = kinds[day.weekday()]
+                self.kind_from_date = True
         weekday = MEET_WEEKDAYS.get(kind)
         unchanged = self.instance.pk is not None and not {"date", "kind"} & set(self.changed_data)
         if day is None or weekday is None or day.weekday() == weekday or unchanged:

@@ -71,8 +71,8 @@ class MeetSheet:
     the grid they belong in, and the day's standings."""
 
     rounds: tuple[SheetRound, ...]  # the entered games only
-    attending: int
-    tables: int  # every table entered, and at least one per rule-set table of those attending
+    attending: int  # on the attendance now, or played a game of the meet (left early, 代打)
+    tables: int  # every table entered, and at least one per rule-set table of those present
     round_count: int  # every round entered, and at least the club's ``Meet.ROUNDS``
     day_rows: list[StandingRow]  # the day's standings (empty when not asked for)
 
@@ -173,11 +173,15 @@ def meet_sheet(meet: Meet, *, day_standings: bool = True) -> MeetSheet:
                 lines=tuple(lines.get(game.pk, ())),
             )
         )
-    attending = meet.attendees.count()
+    # Who is on the attendance now (whom the draw seats), and whoever played a game of the
+    # meet: someone who left after round 2 and was taken off for the draw of round 3 still
+    # attended, and so did a substitute who played (issue 28).
+    present = set(meet.attendees.values_list("pk", flat=True))
+    played = {line.member_id for game_lines in lines.values() for line in game_lines}
     return MeetSheet(
         rounds=tuple(SheetRound(n, tuple(g)) for n, g in sorted(rounds.items())),
-        attending=attending,
-        tables=max([g.table_no for g in games] + [tables_for(meet, attending)]),
+        attending=len(present | played),
+        tables=max([g.table_no for g in games] + [tables_for(meet, len(present))]),
         round_count=max([g.round_no for g in games] + [Meet.ROUNDS]),
         day_rows=compute_standings(day_filters(meet)) if day_standings else [],
     )

@@ -4,21 +4,24 @@ from itertools import groupby
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
+from django.db import transaction
 from django.db.models import Count, Prefetch
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST, require_safe
+from django.utils.translation import pgettext
+from django.views.decorators.http import require_safe
 
 from members.roles import organizer_required
 from scoring.forms import (
     MeetForm,
     ReopenForm,
 )
+from scoring.meet_draw import stored_draw
 from scoring.models import Meet
 from scoring.standings import meet_sheet
-from scoring.views.draws import meet_draw_context
+from scoring.views.draws import grid_with_draw, meet_draw_context
 from scoring.views.games import games_with_results
 
 
@@ -49,6 +52,11 @@ def meet_create(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         meet = form.save()
         messages.success(request, _("Made the meet of %(meet)s.") % {"meet": meet})
+        if form.kind_from_date:
+            messages.info(
+                request,
+                _("Set the kind to %(kind)s, from the date.") % {"kind": meet.get_kind_display()},
+            )
         return redirect("scoring:meet-detail", pk=meet.pk)
     status = 400 if request.method == "POST" else 200
     return render(request, "scoring/meet_form.html", {"form": form}, status=status)
@@ -91,13 +99,93 @@ def meet_detail(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
+def missing_tables(meet: Meet) -> list[tuple[int, int]]:
+    """The tables (round, table) a meet is missing a game at, for 確定する to name.
+
+    A drawn round must have a game at each of its drawn tables (a substitute's game counts;
+    a sit-out is no table). A round not drawn, up to the club's ``Meet.ROUNDS``, must fill its
+    row of the grid: the tables of the attendance, and any table entered in another round. An
+    extra round (4回戦 on) is played by whoever wants to: nothing is missing there."""
+    drawn = stored_draw(meet)
+    drawn_rounds = {r.round_no for r in drawn.rounds} if drawn else set()
+    missing = []
+    for row in grid_with_draw(meet_sheet(meet, day_standings=False), drawn):
+        for cell in row.cells:
+            if row.round_no in drawn_rounds:
+                expected = cell.drawn is not None
+            else:
+                expected = row.round_no <= Meet.ROUNDS
+            if expected and cell.game is None:
+                missing.append((row.round_no, cell.table_no))
+    return missing
+
+
+def missing_key(missing: list[tuple[int, int]]) -> str:
+    """The missing tables as the confirmation form carries them: ``3-2,3-4``."""
+    return ",".join(f"{r}-{t}" for r, t in missing)
+
+
+def parse_missing_key(text: str) -> set[tuple[int, int]]:
+    """What ``missing_key`` wrote; anything else is taken as nothing confirmed."""
+    found = set()
+    for part in text.split(",") if text else ():
+        r, sep, t = part.partition("-")
+        if not (sep and r.isascii() and r.isdigit() and t.isascii() and t.isdigit()):
+            return set()
+        if len(r) > 3 or len(t) > 3:
+            return set()
+        found.add((int(r), int(t)))
+    return found
+
+
+def missing_text(missing: list[tuple[int, int]]) -> str:
+    """「1回戦 2卓、3回戦 2卓 が未入力です。」"""
+    tables = pgettext("list separator", ", ").join(
+        _("Round %(round)s table %(table)s") % {"round": r, "table": t} for r, t in missing
+    )
+    return _("%(tables)s not entered yet.") % {"tables": tables}
+
+
 @organizer_required
-@require_POST
 def meet_finalise(request: HttpRequest, pk: int) -> HttpResponse:
+    """確定する, in two steps: the page (GET, or a POST without ``confirm``) names the tables
+    not entered yet and asks; the POST with ``confirm`` finalises, unless a table is missing
+    now that the page did not name (a game deleted, a redraw meanwhile): then it asks again."""
     meet = get_object_or_404(Meet, pk=pk)
-    meet.finalise()
-    messages.success(request, _("The meet is finalised (確定). Its games can no longer change."))
-    return redirect("scoring:meet-detail", pk=meet.pk)
+    if meet.is_final:
+        messages.info(request, _("This meet is finalised already."))
+        return redirect("scoring:meet-detail", pk=meet.pk)
+    if request.method not in ("GET", "HEAD", "POST"):
+        return HttpResponse(status=405, headers={"Allow": "GET, HEAD, POST"})
+    if request.method == "POST" and request.POST.get("confirm"):
+        confirmed = parse_missing_key(request.POST.get("missing", ""))
+        try:
+            with transaction.atomic():
+                meet.lock_open()  # a game deleted now waits for the finalise, or lands before
+                missing = missing_tables(meet)
+                if set(missing) <= confirmed:
+                    meet.finalise()
+                    messages.success(
+                        request,
+                        _("The meet is finalised (確定). Its games can no longer change."),
+                    )
+                    return redirect("scoring:meet-detail", pk=meet.pk)
+        except ValidationError:  # finalised meanwhile
+            messages.info(request, _("This meet is finalised already."))
+            return redirect("scoring:meet-detail", pk=meet.pk)
+    else:
+        missing = missing_tables(meet)
+    return render(
+        request,
+        "scoring/meet_finalise.html",
+        {
+            "meet": meet,
+            "missing": missing,
+            "missing_text": missing_text(missing) if missing else "",
+            "missing_key": missing_key(missing),
+            "drawn": stored_draw(meet) is not None,
+        },
+    )
 
 
 @organizer_required

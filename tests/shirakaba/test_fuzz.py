@@ -99,10 +99,10 @@ def test_no_get_with_odd_parameters_gives_a_500_or_writes(sample, clients, data)
 
 # The fields of each form of the app (the routes as the URLconf writes them).
 FORM_FIELDS = {
-    "meets/new/": ["date", "kind", "rule_set", "attendees", "note"],
+    "meets/new/": ["date", "kind", "rule_set", "attendees", "note", "kind_by_hand"],
     "meets/<int:pk>/edit/": ["date", "kind", "rule_set", "attendees", "note"],
     "meets/<int:pk>/reopen/": ["reason"],
-    "meets/<int:pk>/finalise/": [],
+    "meets/<int:pk>/finalise/": ["confirm", "missing"],
     "meets/<int:meet_pk>/games/new/": [
         "table_no",
         "round_no",

@@ -68,8 +68,9 @@ class TestPermissions:
         assert organizer_client.get(u["game-edit"]).status_code == 200
         assert organizer_client.get(u["game-delete"]).status_code == 200
 
-    def test_finalise_refuses_get(self, organizer_client, meet, recorded_game):
-        assert organizer_client.get(f"/meets/{meet.pk}/finalise/").status_code == 405
+    def test_finalise_asks_first_on_get(self, organizer_client, meet, recorded_game):
+        assert organizer_client.get(f"/meets/{meet.pk}/finalise/").status_code == 200
+        assert not Meet.objects.get(pk=meet.pk).is_final
 
 
 class TestGameEntry:

@@ -71,7 +71,10 @@ class TestMeets:
     def test_finalise_then_reopen_with_a_reason(
         self, organizer_client, meet, recorded_game, club_rule
     ):
-        organizer_client.post(f"/meets/{meet.pk}/finalise/")
+        organizer_client.post(f"/meets/{meet.pk}/finalise/", {"confirm": "1", "missing": ""})
+        meet.refresh_from_db()
+        assert not meet.is_final  # round 1 table 1 only: the page names what is missing
+        organizer_client.post(f"/meets/{meet.pk}/finalise/", {"confirm": "1", "missing": "2-1,3-1"})
         meet.refresh_from_db()
         assert meet.is_final
         before = games_state()
