@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from enum import StrEnum
 
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from scoring.notation import FIRST_DAY, LAST_DAY
@@ -159,11 +160,12 @@ class Period:
 
     @property
     def label(self) -> str:
-        """2025年4月 / 2025年度 上期 / 2025年度 / 全期間 (in the active language)."""
+        """2025年4月 / 2025年度 上期 / 2025年度 / 全期間 (in the active language: the month in
+        words in English, November 2026)."""
         if self.kind is PeriodKind.ALL:
             return _("All time")
         if self.kind is PeriodKind.MONTH and self.start is not None:
-            return _("%(year)s-%(month)s") % {"year": self.start.year, "month": self.start.month}
+            return date_format(self.start, "YEAR_MONTH_FORMAT")  # 2025年4月, April 2025
         if self.kind is PeriodKind.HALF:
             half = _("first half (Apr–Sep)") if self.half_no == 1 else _("second half (Oct–Mar)")
             return _("FY%(year)s %(half)s") % {"year": self.fiscal_year_no, "half": half}

@@ -13,9 +13,10 @@ from typing import Any
 
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
 
 from scoring.notation import meet_date, neutralise, points, rate, sign_class, signed_p
-from scoring.standings.columns import Column, Format
+from scoring.standings.columns import Column, Format, TablePlace
 
 TENTH = Decimal("0.1")
 
@@ -29,6 +30,31 @@ SHEET_FORMATS = {
 """Excel's number format of each kind (none for counts and text)."""
 
 
+@dataclass(frozen=True)
+class Numbered:
+    """A number in Excel with a format of its own, where its column's differs from cell to
+    cell (a 3-player place: 1（三人）)."""
+
+    value: Any
+    number_format: str
+
+
+def place_text(value: TablePlace) -> str:
+    """A game's place as the page and the PDF write it: 1, or 1（三人） at a 3-player table."""
+    return _("%(n)s (3-player)") % {"n": value.place} if value.three else str(value.place)
+
+
+def _three_player_place_format() -> str:
+    """Excel's number format writing a place as ``place_text`` does at a 3-player table: the
+    place stays a number (summed and filtered as one), the mark is the format's text."""
+    before, _sep, after = (_("%(n)s (3-player)") % {"n": "\0"}).partition("\0")
+
+    def quoted(words: str) -> str:
+        return '"{}"'.format(words.replace('"', "")) if words else ""
+
+    return f"{quoted(before)}0{quoted(after)}"
+
+
 def text(kind: Format, value: Any) -> str:
     """A value as the page and the PDF write it."""
     if kind is Format.P:
@@ -39,6 +65,8 @@ def text(kind: Format, value: Any) -> str:
         return rate(value)
     if kind is Format.DATE:
         return meet_date(value)
+    if kind is Format.TABLE_PLACE:
+        return place_text(value)
     return "" if value is None else str(value)
 
 
@@ -46,6 +74,10 @@ def sheet_value(kind: Format, value: Any) -> Any:
     """A value as Excel holds it: a number stays a number (P rounded to one decimal first)."""
     if kind is Format.P and value is not None:
         return Decimal(value).quantize(TENTH)
+    if kind is Format.TABLE_PLACE:
+        if value.three:
+            return Numbered(value.place, _three_player_place_format())
+        return value.place
     return value
 
 
@@ -56,6 +88,8 @@ def csv_text(kind: Format, value: Any) -> str:
         return ""
     if isinstance(value, date):
         return value.isoformat()
+    if isinstance(value, TablePlace):
+        return str(value.place)
     if kind is Format.TEXT:
         return neutralise(str(value))
     return str(value)

@@ -18,6 +18,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from scoring.meet_draw import stored_draw, substitutes
 from scoring.models import Meet, ReportPart
 from scoring.notation import meet_date
 from scoring.reports import Progress, no_progress, parts, weasy
@@ -27,17 +28,22 @@ from scoring.standings import (
     STANDINGS,
     Filters,
     Medium,
+    MeetSheet,
     MemberRecord,
     Period,
     PeriodKind,
     PlaceColumns,
+    SheetGame,
+    SheetRound,
     StandingRow,
     big_hand_list,
     compute_standings,
+    counts_wins,
     meet_sheet,
     member_record,
     member_records,
     shown_for,
+    tied_note,
 )
 
 CONTENT_TYPE = "application/pdf"
@@ -194,6 +200,7 @@ def render_standings_pdf(
         "rows": rows,
         "table": lay_out(STANDINGS.shown(Medium.PDF, shown_for(filters, rows)), rows),
         "place_columns": PlaceColumns.of(rows),
+        "tied_note": tied_note(counts_wins(filters)),
         "big_hands": big_hand_list(filters),
         "chombo_rows": [r for r in rows if r.chombo],
         "attendance": sorted(rows, key=lambda r: (-r.meets, r.furigana)),
@@ -234,6 +241,30 @@ def render_member_pdf(member_id: int, filters: Filters) -> tuple[str, str, bytes
     )
 
 
+def _rounds_with_substitutes(
+    meet: Meet, sheet: MeetSheet
+) -> list[tuple[SheetRound, list[tuple[SheetGame, list[tuple[str, str]]]]]]:
+    """The sheet's rounds, each game with who played instead of a drawn player (代打), as the
+    meet page names them."""
+    drawn = stored_draw(meet)
+    rounds = []
+    for round_ in sheet.rounds:
+        games = []
+        for game in round_.games:
+            table = drawn.table(game.round_no, game.table_no) if drawn else None
+            subs = (
+                substitutes(
+                    [(m.pk, m.name) for m in table.players],
+                    [(line.member_id, line.name) for line in game.lines],
+                )
+                if table is not None
+                else []
+            )
+            games.append((game, subs))
+        rounds.append((round_, games))
+    return rounds
+
+
 def render_meet_pdf(meet: Meet) -> tuple[str, str, bytes]:
     """例会成績表: every entered game of one meet, round by round, and the day's standings,
     ready to post on the wall."""
@@ -243,6 +274,7 @@ def render_meet_pdf(meet: Meet) -> tuple[str, str, bytes]:
         "meet": meet,
         "period_label": f"{meet_date(meet.date)} {meet.get_kind_display()}",
         "sheet": sheet,
+        "rounds": _rounds_with_substitutes(meet, sheet),
     }
     return (
         f"shirakaba-meet-{meet.date:%Y-%m-%d}-{meet.kind}.pdf",

@@ -4,8 +4,10 @@ Lays out what ``standings.py`` returns. Numbers are numbers in the cells (P roun
 decimal before writing, shown as +0.0/-0.0; 持ち点 with thousands separators). Each sheet
 starts with two title rows (the club and the report; the period and the day it was made),
 then the bold header row, frozen with the title above it. Every sheet prints on A4
-landscape, fitted to the page width, with the header repeated on every page, and a print
-header and footer: the club and the report, the period, and page n/N.
+landscape, fitted to the page width (the standings, 23 columns, to two pages across, with the
+rank and name repeated on each), with the header repeated on every page, and a print header
+and footer: the club and the report, the period, and page n/N. Under the standings, a note
+says how members with equal P are ordered.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from scoring.notation import meet_date
 from scoring.reports import Progress, no_progress
-from scoring.reports.cells import SHEET_FORMATS, headings, sheet_value
+from scoring.reports.cells import SHEET_FORMATS, Numbered, headings, sheet_value
 from scoring.standings import (
     GAMES,
     MEMBER_GAMES,
@@ -37,15 +39,21 @@ from scoring.standings import (
     Filters,
     StandingRow,
     compute_standings,
+    counts_wins,
     game_rows,
     member_records,
     shown_for,
+    tied_note,
 )
 from scoring.standings.columns import Column, Medium
 
 CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 # The title rows above each sheet's header row; the header is row TITLE_ROWS + 1.
 TITLE_ROWS = 2
+# The standings sheet is printed two pages across, not fitted to one (which shrank its 23
+# columns to about 5 pt): at about 10 pt, each page repeating the rank and the name.
+STANDINGS_PAGES_ACROSS = 2
+STANDINGS_TITLE_COLUMNS = 2  # 順位, 氏名: repeated on each page across (print titles)
 
 
 @dataclass(frozen=True)
@@ -88,7 +96,16 @@ def render_standings_xlsx(
     made_on = timezone.localdate()
     header, body, formats = standings_sheet(filters, rows)
     heading = Heading("成績表", filters.heading, made_on)
-    _table(book, "成績表", heading, header, body, formats=formats)
+    _table(
+        book,
+        "成績表",
+        heading,
+        header,
+        body,
+        formats=formats,
+        title_columns=STANDINGS_TITLE_COLUMNS,
+        note=tied_note(counts_wins(filters)),
+    )
     header, body, formats = sheet_rows(GAMES.shown(Medium.SHEET), game_rows(filters))
     _table(book, "全対局", Heading("全対局", filters.heading, made_on), header, body, formats)
     if with_members:
@@ -133,11 +150,17 @@ def _table(
     header: Sequence[str],
     rows: list[list[Any]],
     formats: Sequence[str | None] = (),
+    *,
+    title_columns: int = 0,
+    note: str = "",
 ) -> None:
     """A sheet of ``rows`` under the ``heading``'s title rows and a bold, frozen ``header``,
     printed A4 landscape, fitted to the page width with the header on every page and the
     period and page n/N in the print header and footer. Column widths follow the widest
-    value."""
+    value. With ``title_columns``, a sheet too wide for one page is fitted to
+    ``STANDINGS_PAGES_ACROSS`` pages across instead (the same rows' pages one after the
+    other), each repeating the first ``title_columns`` columns. A ``note`` is written under
+    the table, a row apart."""
     sheet = book.create_sheet(title)
     club = _("Shirakaba Mahjong Circle")
     made = _("Made on %(day)s") % {"day": meet_date(heading.made_on)}
@@ -158,6 +181,10 @@ def _table(
     sheet.sheet_properties.pageSetUpPr = PageSetupProperties(fitToPage=True)
     sheet.page_setup.fitToWidth = 1
     sheet.page_setup.fitToHeight = 0
+    if title_columns:
+        sheet.print_title_cols = f"A:{get_column_letter(title_columns)}"
+        sheet.page_setup.fitToWidth = STANDINGS_PAGES_ACROSS
+        sheet.page_setup.pageOrder = "overThenDown"  # a row's two halves one after the other
     sheet.page_setup.orientation = "landscape"
     sheet.page_setup.paperSize = Worksheet.PAPERSIZE_A4
 
@@ -184,7 +211,13 @@ def _table(
         for i, value in enumerate(row):
             if isinstance(value, str):
                 row[i] = _text_cell(sheet, value)
+            elif isinstance(value, Numbered):
+                row[i] = cell = WriteOnlyCell(sheet, value=value.value)
+                cell.number_format = value.number_format
         sheet.append(row)
+    if note:
+        sheet.append([])
+        sheet.append([_text_cell(sheet, note)])
 
 
 def _escape_print(text: str) -> str:

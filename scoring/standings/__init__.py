@@ -40,6 +40,7 @@ from scoring.standings.club import (
     selection,
     shown_for,
     sort_standings,
+    tied_note,
 )
 from scoring.standings.columns import Column, Format, Medium, Shown, Table
 from scoring.standings.games import GAMES, GameRow, big_hand_list, game_rows
@@ -104,4 +105,5 @@ __all__ = [
     "shown_for",
     "sort_standings",
     "tables_for",
+    "tied_note",
 ]

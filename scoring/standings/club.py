@@ -10,6 +10,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from functools import cached_property
 
 from django.db.models import Count, Max, Q, QuerySet, Sum
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from members.models import Member
@@ -186,6 +187,21 @@ def results_for(filters: Filters) -> QuerySet[HanchanResult]:
 def counts_wins(filters: Filters) -> bool:
     """カンターン: when no counted rule set counts scores (1-0-0-0), rank by wins."""
     return bool(filters.rule_sets) and not any(r.scores_count for r in filters.rule_sets)
+
+
+def tied_note(by_wins: bool = False) -> str:
+    """What the standings say under the table of the order within a rank (``compute_standings``:
+    equal P, or equal wins in a group that counts wins, share a rank, listed by furigana and
+    then name)."""
+    if by_wins:
+        return gettext(
+            "Members with equal wins share a rank; within it they are listed by furigana, "
+            "and by name where the furigana is the same."
+        )
+    return gettext(
+        "Members with equal total P share a rank; within it they are listed by furigana, "
+        "and by name where the furigana is the same."
+    )
 
 
 def compute_standings(filters: Filters) -> list[StandingRow]:

@@ -28,6 +28,20 @@ class Format(StrEnum):
     COUNT = "count"  # a whole number: games, places, chombo
     TEXT = "text"  # a name, a label: written as text everywhere (never a formula)
     DATE = "date"  # 2025年4月9日（水）on a page; a date in Excel; 2025-04-09 in the CSV
+    TABLE_PLACE = "table_place"  # a game's place, marked at a 3-player table: 1（三人）
+
+
+@dataclass(frozen=True)
+class TablePlace:
+    """A player's place in one game, and how many played at the table (3 or 4): a place at a
+    3-player table is written with its mark (1（三人）), so it is not read as a 4-player one."""
+
+    place: int
+    players: int
+
+    @property
+    def three(self) -> bool:
+        return self.players == 3
 
 
 class Medium(StrEnum):

@@ -19,7 +19,7 @@ from scoring.standings.club import (
     compute_standings,
     results_for,
 )
-from scoring.standings.columns import Column, Format, Table
+from scoring.standings.columns import Column, Format, Table, TablePlace
 
 
 @dataclass
@@ -38,6 +38,10 @@ class GameLine:
     cumulative: Decimal
     big_hands: list[str]
     chombo: int
+
+    @property
+    def table_place(self) -> TablePlace:
+        return TablePlace(self.place, self.players)
 
 
 @dataclass
@@ -198,7 +202,7 @@ MEMBER_GAMES: Table[GameLine] = Table(
         Column("table", "卓", lambda g: g.table_no),
         Column("seat", "席", lambda g: g.seat, Format.TEXT),
         Column("score", "持ち点", lambda g: g.score, Format.POINTS),
-        Column("place", "順位", lambda g: g.place),
+        Column("place", "順位", lambda g: g.table_place, Format.TABLE_PLACE),
         Column("total", "P", lambda g: g.total, Format.P),
         Column("cumulative", "累計", lambda g: g.cumulative, Format.P),
         Column("chombo", "錯和", lambda g: g.chombo or None),

@@ -38,6 +38,7 @@ from scoring.standings import (
     member_record,
     shown_for,
     sort_standings,
+    tied_note,
 )
 from shirakaba.middleware import HtmxHttpRequest
 
@@ -172,7 +173,13 @@ def standings(request: HtmxHttpRequest) -> HttpResponse:
     rows = sort_standings(compute_standings(filters), sort)
     columns = STANDINGS.shown(Medium.PAGE, shown_for(filters, rows))
     table = lay_out(columns, rows)
-    context = {**context_for(filters), "rows": rows, "sort": sort, "table": table}
+    context = {
+        **context_for(filters),
+        "rows": rows,
+        "sort": sort,
+        "table": table,
+        "tied_note": tied_note(counts_wins(filters)),
+    }
     if is_organizer(request.user):
         context["visibility"] = {
             "public": standings_are_public(),

@@ -199,7 +199,12 @@ def test_a_column_added_to_the_declaration_is_on_the_page_in_the_pdf_excel_and_c
     book = load_workbook(io.BytesIO(render_standings_xlsx(filters, with_members=False)[2]))
     header = [c.value for c in book["成績表"][TITLE_ROWS + 1]]
     assert header[-1] == "試し"  # the Excel's columns keep their letters: a new one is last
-    cells = [row[-1] for row in book["成績表"].iter_rows(min_row=TITLE_ROWS + 2)]
+    cells = [
+        row[-1]
+        for row in book["成績表"].iter_rows(
+            min_row=TITLE_ROWS + 2, max_row=TITLE_ROWS + 1 + len(rows)
+        )
+    ]
     assert [(c.value, c.number_format) for c in cells] == [(games * 1000 + 234, "#,##0")] * len(
         rows
     )
