@@ -99,6 +99,7 @@ class Score:
     """The components the draw minimises, in their order of priority."""
 
     repeats: int
+    uneven: int
     extra_short: int
     recent_short: int
     history: int
@@ -163,8 +164,12 @@ def meet_score[P: Hashable](rounds: Sequence[Round[P]], history: History[P] | No
         for p in short_players:
             shorts[p] = shorts.get(p, 0) + 1
             recent += history.short.get(p, 0)
+    present = (
+        [p for t in rounds[-1].tables for p in t] + list(rounds[-1].sitting_out) if rounds else []
+    )
     return Score(
         repeats=sum(c * (c - 1) // 2 for c in met.values()),
+        uneven=_spread([shorts.get(p, 0) for p in present]),
         extra_short=sum(c * (c - 1) // 2 for c in shorts.values()),
         recent_short=recent,
         history=hist,
@@ -254,31 +259,44 @@ def redraw_tables[P: Hashable](
     shorts_per_round = sum(s for s, short in zip(group_size, is_short, strict=True) if short)
     m3 = rounds * pairs_per_round * max(w, default=0) + 1
     m2 = m3 * (rounds * shorts_per_round * max(sw, default=0) + 1)
-    m1 = m2 * (rounds * rounds * shorts_per_round + 1)
+    mu = m2 * (n * rounds * rounds + 1)
+    m1 = mu * (rounds + 1)
+    # The fewest possible unevenness (``_even_shorts`` reaches it); the search counts the
+    # excess over it, so that a draw without a repeat and with even short seats scores 0.
+    take = _short_counts(n, to_draw, shorts_per_round, base_shorts, sw, list(range(n)))
+    least = _spread([b + t for b, t in zip(base_shorts, take, strict=True)])
 
     rng = random.Random(seed)
     budget = effort * max(2_000, 40 * n * rounds)
     restarts = 4
+    args = (n, to_draw, group_size, is_table, is_short, n_groups, w, sw, (m1, mu, m2, m3), least)
+    # First the even search: who takes the short seats starts from ``_even_shorts`` (the most
+    # even counts, the fewest recent short seats), and only moves that keep every player's
+    # count are tried. Only if it leaves a repeat is the free search (any move, from random
+    # seatings, a longer walk) tried too, and the better draw of both is kept: the fewest
+    # repeats come first, then evenness. Where zero repeats need uneven short seats (7, 10, 11,
+    # 13, 14 players at tables of three) the free search finds the least uneven of them.
     best: tuple[int, list[list[list[int]]]] | None = None
-    for _ in range(restarts):
-        found = _search(
-            n,
-            to_draw,
-            group_size,
-            is_table,
-            is_short,
-            n_groups,
-            w,
-            sw,
-            (m1, m2, m3),
-            rng,
-            budget,
-            (base_cnt, base_shorts),
-        )
-        if best is None or found[0] < best[0]:
-            best = found
-        if best[0] == 0:
-            break
+    for phase in ("even", "free"):
+        for _ in range(restarts):
+            even = phase == "even"
+            start = (
+                _even_shorts(n, to_draw, shorts_per_round, base_shorts, sw, rng) if even else None
+            )
+            found = _search(
+                *args,
+                rng,
+                budget if even else 3 * budget,
+                (base_cnt, base_shorts),
+                start,
+                keep=even,
+            )
+            if best is None or found[0] < best[0]:
+                best = found
+            if best[0] == 0:
+                break
+        if best is not None and best[0] < m1:
+            break  # no repeat: the even short seats are the fairest possible
     assert best is not None
     result: list[Round[P]] = list(kept)
     for groups in best[1]:
@@ -297,6 +315,49 @@ def redraw_tables[P: Hashable](
     return Draw(tuple(result), meet_score(result, history))
 
 
+def _spread(counts: Sequence[int]) -> int:
+    """The most short seats of a player minus the fewest."""
+    return max(counts) - min(counts) if counts else 0
+
+
+def _short_counts(
+    n: int, rounds: int, per_round: int, base: list[int], sw: list[int], tie: list[int]
+) -> list[int]:
+    """How many of the ``rounds * per_round`` short seats each player takes: one at a time,
+    each to the player with the fewest short seats so far in the meet (``base``: those of the
+    kept rounds), among them the one with the fewest recent short seats (``sw``), then by
+    ``tie``; at most one a round. This minimises the sum of C(k, 2), the spread (most minus
+    fewest) and then the recent weight (greedy is optimal: each player's cost of one more
+    seat only grows)."""
+    take = [0] * n
+    for _ in range(rounds * per_round):
+        p = min(
+            (q for q in range(n) if take[q] < rounds),
+            key=lambda q: (base[q] + take[q], sw[q], tie[q]),
+        )
+        take[p] += 1
+    return take
+
+
+def _even_shorts(
+    n: int,
+    rounds: int,
+    per_round: int,
+    base: list[int],
+    sw: list[int],
+    rng: random.Random,
+) -> list[list[int]]:
+    """Who takes the short seats in each drawn round, as evenly as possible (the counts of
+    ``_short_counts``, seeded ties): the players are dealt to the rounds in turn, those with
+    the most seats first, so nobody gets two in a round."""
+    tie = list(range(n))
+    rng.shuffle(tie)
+    take = _short_counts(n, rounds, per_round, base, sw, tie)
+    order = sorted(range(n), key=lambda q: (-take[q], tie[q]))
+    sequence = [p for p in order for _ in range(take[p])]
+    return [sequence[r::rounds] for r in range(rounds)]
+
+
 def _search(
     n: int,
     rounds: int,
@@ -306,25 +367,42 @@ def _search(
     n_groups: int,
     w: list[int],
     sw: list[int],
-    mults: tuple[int, int, int],
+    mults: tuple[int, int, int, int],
+    least: int,
     rng: random.Random,
     budget: int,
     base: tuple[list[int], list[int]],
+    start: list[list[int]] | None = None,
+    *,
+    keep: bool = False,
 ) -> tuple[int, list[list[list[int]]]]:
     """One restart: a random seating, then ``budget`` proposed swaps. Returns the best
     combined score seen (beyond what the kept rounds, ``base``, cost already) and its groups
-    (per round, per group, player indices)."""
-    m1, m2, m3 = mults
+    (per round, per group, player indices).
+
+    With ``fixed`` (per round, who takes its short seats) the seating starts from it and every
+    move keeps each player's number of short seats: a swap within short or within full groups,
+    or two swaps at once (x and y trade a short seat in one round and trade it back in another).
+    """
+    m1, mu, m2, m3 = mults
     groups: list[list[list[int]]] = []
     where: list[list[int]] = []  # where[r][p] = group of p in round r
-    for _ in range(rounds):
+    for r in range(rounds):
         order = list(range(n))
         rng.shuffle(order)
+        if start is not None:
+            short_now = set(start[r])
+            pools = ([p for p in order if p not in short_now], [p for p in order if p in short_now])
         rgroups = []
         at = 0
-        for size in group_size:
-            rgroups.append(order[at : at + size])
-            at += size
+        for size, short in zip(group_size, is_short, strict=True):
+            if start is not None:
+                pool = pools[short]
+                rgroups.append(pool[:size])
+                del pool[:size]
+            else:
+                rgroups.append(order[at : at + size])
+                at += size
         groups.append(rgroups)
         loc = [0] * n
         for g, members in enumerate(rgroups):
@@ -349,21 +427,28 @@ def _search(
                     total += shorts[p] * m2
                     shorts[p] += 1
                     total += m3 * sw[p]
+    # How many players have k short seats: the spread (most minus fewest) follows from it.
+    hist = [0] * (rounds + max(shorts, default=0) + 2)
+    for k in shorts:
+        hist[k] += 1
+
+    def spread() -> int:
+        lo = 0
+        while lo < len(hist) - 1 and not hist[lo]:
+            lo += 1
+        hi = len(hist) - 1
+        while hi > lo and not hist[hi]:
+            hi -= 1
+        return hi - lo
+
+    total += (spread() - least) * mu
     best = total
     best_groups = [[list(g) for g in rg] for rg in groups]
-    randrange = rng.randrange
-    rand = rng.random
-    for _ in range(budget):
-        if best == 0:
-            break
-        r = randrange(rounds)
-        loc = where[r]
-        x = randrange(n)
-        y = randrange(n)
-        g1 = loc[x]
-        g2 = loc[y]
-        if g1 == g2:
-            continue
+
+    def table_delta(r: int, x: int, y: int) -> int:
+        """The change of the pair terms if x and y swap groups in round r."""
+        g1 = where[r][x]
+        g2 = where[r][y]
         delta = 0
         xn = x * n
         yn = y * n
@@ -377,35 +462,93 @@ def _search(
                 if b != y:
                     delta += (cnt[xn + b] - cnt[yn + b] + 1) * m1
                     delta += w[xn + b] - w[yn + b]
-        s1 = is_short[g1]
-        if s1 != is_short[g2]:
-            out, into = (x, y) if s1 else (y, x)
-            delta += (shorts[into] - shorts[out] + 1) * m2
-            delta += m3 * (sw[into] - sw[out])
-        if delta > 0 and rand() >= 0.002:
-            continue
-        # Apply the swap.
-        for a in groups[r][g1]:
-            if a != x and is_table[g1]:
-                cnt[xn + a] -= 1
-                cnt[a * n + x] -= 1
-                cnt[yn + a] += 1
-                cnt[a * n + y] += 1
-        for b in groups[r][g2]:
-            if b != y and is_table[g2]:
-                cnt[yn + b] -= 1
-                cnt[b * n + y] -= 1
-                cnt[xn + b] += 1
-                cnt[b * n + x] += 1
-        if s1 != is_short[g2]:
+        return delta
+
+    def swap(r: int, x: int, y: int) -> None:
+        loc = where[r]
+        g1 = loc[x]
+        g2 = loc[y]
+        xn = x * n
+        yn = y * n
+        if is_table[g1]:
+            for a in groups[r][g1]:
+                if a != x:
+                    cnt[xn + a] -= 1
+                    cnt[a * n + x] -= 1
+                    cnt[yn + a] += 1
+                    cnt[a * n + y] += 1
+        if is_table[g2]:
+            for b in groups[r][g2]:
+                if b != y:
+                    cnt[yn + b] -= 1
+                    cnt[b * n + y] -= 1
+                    cnt[xn + b] += 1
+                    cnt[b * n + x] += 1
+        if is_short[g1] != is_short[g2]:
+            out, into = (x, y) if is_short[g1] else (y, x)
+            hist[shorts[out]] -= 1
+            hist[shorts[into]] -= 1
             shorts[out] -= 1
             shorts[into] += 1
+            hist[shorts[out]] += 1
+            hist[shorts[into]] += 1
         m = groups[r][g1]
         m[m.index(x)] = y
         m = groups[r][g2]
         m[m.index(y)] = x
         loc[x] = g2
         loc[y] = g1
+
+    randrange = rng.randrange
+    rand = rng.random
+    for _ in range(budget):
+        if best == 0:
+            break
+        r = randrange(rounds)
+        x = randrange(n)
+        y = randrange(n)
+        g1 = where[r][x]
+        g2 = where[r][y]
+        if g1 == g2:
+            continue
+        s1 = is_short[g1]
+        delta = table_delta(r, x, y)
+        other = -1
+        if s1 != is_short[g2]:
+            if not keep:
+                out, into = (x, y) if s1 else (y, x)
+                delta += (shorts[into] - shorts[out] + 1) * m2
+                delta += m3 * (sw[into] - sw[out])
+                before = spread()
+                hist[shorts[out]] -= 1
+                hist[shorts[into]] -= 1
+                hist[shorts[out] - 1] += 1
+                hist[shorts[into] + 1] += 1
+                delta += (spread() - before) * mu
+                hist[shorts[out] - 1] -= 1
+                hist[shorts[into] + 1] -= 1
+                hist[shorts[out]] += 1
+                hist[shorts[into]] += 1
+            else:
+                # x and y trade back in a round where their seats are the other way round.
+                back = [
+                    q
+                    for q in range(rounds)
+                    if is_short[where[q][x]] != s1 and is_short[where[q][y]] == s1
+                ]
+                if not back:
+                    continue
+                other = back[randrange(len(back))]
+                swap(r, x, y)
+                delta += table_delta(other, x, y)
+        if delta > 0 and rand() >= 0.002:
+            if other >= 0:
+                swap(r, x, y)  # undo the first half
+            continue
+        if other >= 0:
+            swap(other, x, y)
+        else:
+            swap(r, x, y)
         total += delta
         if total < best:
             best = total
