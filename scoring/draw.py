@@ -20,14 +20,20 @@ What the code follows:
      3 (the number of pairs of rounds it meets in). Without a triple meeting this is the number
      of pairs who meet more than once; the convex count spreads repeats rather than piling
      them on one pair.
-  2. ``extra_short``: the sum over players of C(k, 2), k their short seats this meet: nobody
+  2. ``uneven``: the most short seats of a (present) player this meet minus the fewest. With
+     S short seats a round, the 3S of a meet among n players split evenly (0) when n divides
+     3S, else 1 at best; the draw reaches that wherever it goes with the fewest repeats
+     (tests/scoring/test_draw_fairness.py, every attendance 6–40 in both modes). Where it does
+     not, the least is 2: 7, 10 and 11 players at tables of three (exhaustive search, with 9,
+     3 and 6 repeats, which are the fewest), and 13 and 14 (with zero repeats, see below).
+  3. ``extra_short``: the sum over players of C(k, 2), k their short seats this meet: nobody
      gets two short seats in one meet if avoidable, and where some must (13 players at
      4+3+3+3 take 27 short seats), they are spread as evenly as possible.
-  3. ``recent_short``: for each short seat, the player's recent short-seat weight
+  4. ``recent_short``: for each short seat, the player's recent short-seat weight
      (``History.short``): those who had them recently get them less.
-  4. ``history``: for each meeting at a table, the pair's recent weight (``History.pairs``).
+  5. ``history``: for each meeting at a table, the pair's recent weight (``History.pairs``).
 
-  The brief put recent pairs (4) before fairness (2, 3). That order is deliberately not
+  The brief put recent pairs (5) before fairness (2–4). That order is deliberately not
   followed: a sit-out removes its player's pairs from the tables, so with pairs first the
   player with the most recent pairs (a regular) would sit out every round of every meet.
   With fairness first, who takes the short seats is decided by fairness, and among those
@@ -36,11 +42,18 @@ What the code follows:
   someone leaving), the rounds not yet started are drawn again for who is present, and the
   rounds already started stay as they were. Those count like drawn rounds: meeting a kept
   round's tablemate again is a repeat, and a kept short seat counts for fairness.
-- Search: a seeded local search over the whole meet jointly. A move swaps two players of one
-  round between two groups (tables or the sit-out group); its change of score is computed
-  from the pairs it touches. Moves that do not worsen the score are taken (plateau walks),
-  a worsening one now and then (a fixed small probability), and the best draw seen is kept.
-  Several restarts from seeded random seatings; the search stops early at a zero score.
+- Search: first the even search. Who takes the short seats is dealt first (``_even_shorts``:
+  one seat at a time to the player with the fewest so far, then the fewest recent ones; each
+  round in turn, so nobody gets two in a round), and the moves keep every player's number of
+  short seats (a swap within short or within full groups, or two players trading a short seat
+  in one round and back in another). Only if that leaves a repeat does the free search run
+  too (any move, from twice as many random seatings, each walk three times as long), and the
+  better draw is kept. Both are a seeded local search over the whole meet jointly. A move
+  swaps two players of one round between two groups (tables or the sit-out group); its change
+  of score is computed from the pairs it touches. Moves that do not worsen the score are taken
+  (plateau walks), a worsening one now and then (a fixed small probability), and the best draw
+  seen is kept. Several restarts; the search stops early at a zero score (no repeat, the least
+  unevenness, no other cost).
 
 Which attendances can reach zero repeats within 3 rounds (checked in tests/scoring/test_draw.py):
 a table of k players in round 2 or 3 must take its k players from k different groups of
@@ -58,7 +71,21 @@ round 1 (a sit-out player is a group of one), else two of them met in round 1.
   rows, columns, diagonals); 13 or more (four tables or more) can.
 
 The fewest repeats where zero is impossible, found by exhaustive search (tests): 8 players
-(two tables of four) need 12, 12 players (three tables of four) need 9.
+(two tables of four) need 12, 12 players (three tables of four) need 9; at tables of three 6
+need 6, 7 need 9, 10 need 3 and 11 need 6 (tests/scoring/test_draw_fairness.py).
+
+Short seats with zero repeats at 13 and 14 players (tables of three) cannot be even. 13
+(4+3+3+3): round 2's table of four takes one player from each round-1 group, so one player a
+of round 1's table of four sits at a table of four again; round 3's takes one player of each
+earlier table of four. If that is a, a has no short seat and the 9 other long seats leave 3
+players with three; else two more players have two long seats, and the 12 long seats leave 4
+players with none: 1 to 3 short seats, unevenness 2 (reached). 14 (4+4+3+3): round 2's two
+tables of four each take one player of each round-1 group, so 4 of round 1's 8 long seats sit
+long again and 2 players are short in both rounds; round 3's tables of four take 4 players
+from round 1's and 4 from round 2's long seats. Evenness (1 or 2 short seats) needs both of
+those 2 at round 3's tables of four and none of the 4 who were long twice, so all 8 of round
+3's long seats would go to the 8 players long exactly once, with no room for the 2: someone
+has 0 or 3, unevenness 2 (reached).
 """
 
 from __future__ import annotations
@@ -273,13 +300,14 @@ def redraw_tables[P: Hashable](
     # First the even search: who takes the short seats starts from ``_even_shorts`` (the most
     # even counts, the fewest recent short seats), and only moves that keep every player's
     # count are tried. Only if it leaves a repeat is the free search (any move, from random
-    # seatings, a longer walk) tried too, and the better draw of both is kept: the fewest
-    # repeats come first, then evenness. Where zero repeats need uneven short seats (7, 10, 11,
-    # 13, 14 players at tables of three) the free search finds the least uneven of them.
+    # seatings, twice the restarts, each walk three times as long) tried too, and the better
+    # draw of both is kept: the fewest repeats come first, then evenness. Where zero repeats
+    # need uneven short seats (7, 10, 11, 13, 14 players at tables of three) the free search
+    # finds the least uneven of them.
     best: tuple[int, list[list[list[int]]]] | None = None
     for phase in ("even", "free"):
-        for _ in range(restarts):
-            even = phase == "even"
+        even = phase == "even"
+        for _ in range(restarts if even else 2 * restarts):
             start = (
                 _even_shorts(n, to_draw, shorts_per_round, base_shorts, sw, rng) if even else None
             )
