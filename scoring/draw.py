@@ -20,14 +20,20 @@ What the code follows:
      3 (the number of pairs of rounds it meets in). Without a triple meeting this is the number
      of pairs who meet more than once; the convex count spreads repeats rather than piling
      them on one pair.
-  2. ``extra_short``: the sum over players of C(k, 2), k their short seats this meet: nobody
+  2. ``uneven``: the most short seats of a (present) player this meet minus the fewest. With
+     S short seats a round, the 3S of a meet among n players split evenly (0) when n divides
+     3S, else 1 at best; the draw reaches that wherever it goes with the fewest repeats
+     (tests/scoring/test_draw_fairness.py, every attendance 6–40 in both modes). Where it does
+     not, the least is 2: 7, 10 and 11 players at tables of three (exhaustive search, with 9,
+     3 and 6 repeats, which are the fewest), and 13 and 14 (with zero repeats, see below).
+  3. ``extra_short``: the sum over players of C(k, 2), k their short seats this meet: nobody
      gets two short seats in one meet if avoidable, and where some must (13 players at
      4+3+3+3 take 27 short seats), they are spread as evenly as possible.
-  3. ``recent_short``: for each short seat, the player's recent short-seat weight
+  4. ``recent_short``: for each short seat, the player's recent short-seat weight
      (``History.short``): those who had them recently get them less.
-  4. ``history``: for each meeting at a table, the pair's recent weight (``History.pairs``).
+  5. ``history``: for each meeting at a table, the pair's recent weight (``History.pairs``).
 
-  The brief put recent pairs (4) before fairness (2, 3). That order is deliberately not
+  The brief put recent pairs (5) before fairness (2–4). That order is deliberately not
   followed: a sit-out removes its player's pairs from the tables, so with pairs first the
   player with the most recent pairs (a regular) would sit out every round of every meet.
   With fairness first, who takes the short seats is decided by fairness, and among those
@@ -36,11 +42,18 @@ What the code follows:
   someone leaving), the rounds not yet started are drawn again for who is present, and the
   rounds already started stay as they were. Those count like drawn rounds: meeting a kept
   round's tablemate again is a repeat, and a kept short seat counts for fairness.
-- Search: a seeded local search over the whole meet jointly. A move swaps two players of one
-  round between two groups (tables or the sit-out group); its change of score is computed
-  from the pairs it touches. Moves that do not worsen the score are taken (plateau walks),
-  a worsening one now and then (a fixed small probability), and the best draw seen is kept.
-  Several restarts from seeded random seatings; the search stops early at a zero score.
+- Search: first the even search. Who takes the short seats is dealt first (``_even_shorts``:
+  one seat at a time to the player with the fewest so far, then the fewest recent ones; each
+  round in turn, so nobody gets two in a round), and the moves keep every player's number of
+  short seats (a swap within short or within full groups, or two players trading a short seat
+  in one round and back in another). Only if that leaves a repeat does the free search run
+  too (any move, from twice as many random seatings, each walk three times as long), and the
+  better draw is kept. Both are a seeded local search over the whole meet jointly. A move
+  swaps two players of one round between two groups (tables or the sit-out group); its change
+  of score is computed from the pairs it touches. Moves that do not worsen the score are taken
+  (plateau walks), a worsening one now and then (a fixed small probability), and the best draw
+  seen is kept. Several restarts; the search stops early at a zero score (no repeat, the least
+  unevenness, no other cost).
 
 Which attendances can reach zero repeats within 3 rounds (checked in tests/scoring/test_draw.py):
 a table of k players in round 2 or 3 must take its k players from k different groups of
@@ -58,7 +71,21 @@ round 1 (a sit-out player is a group of one), else two of them met in round 1.
   rows, columns, diagonals); 13 or more (four tables or more) can.
 
 The fewest repeats where zero is impossible, found by exhaustive search (tests): 8 players
-(two tables of four) need 12, 12 players (three tables of four) need 9.
+(two tables of four) need 12, 12 players (three tables of four) need 9; at tables of three 6
+need 6, 7 need 9, 10 need 3 and 11 need 6 (tests/scoring/test_draw_fairness.py).
+
+Short seats with zero repeats at 13 and 14 players (tables of three) cannot be even. 13
+(4+3+3+3): round 2's table of four takes one player from each round-1 group, so one player a
+of round 1's table of four sits at a table of four again; round 3's takes one player of each
+earlier table of four. If that is a, a has no short seat and the 9 other long seats leave 3
+players with three; else two more players have two long seats, and the 12 long seats leave 4
+players with none: 1 to 3 short seats, unevenness 2 (reached). 14 (4+4+3+3): round 2's two
+tables of four each take one player of each round-1 group, so 4 of round 1's 8 long seats sit
+long again and 2 players are short in both rounds; round 3's tables of four take 4 players
+from round 1's and 4 from round 2's long seats. Evenness (1 or 2 short seats) needs both of
+those 2 at round 3's tables of four and none of the 4 who were long twice, so all 8 of round
+3's long seats would go to the 8 players long exactly once, with no room for the 2: someone
+has 0 or 3, unevenness 2 (reached).
 """
 
 from __future__ import annotations
@@ -99,6 +126,7 @@ class Score:
     """The components the draw minimises, in their order of priority."""
 
     repeats: int
+    uneven: int
     extra_short: int
     recent_short: int
     history: int
@@ -163,8 +191,12 @@ def meet_score[P: Hashable](rounds: Sequence[Round[P]], history: History[P] | No
         for p in short_players:
             shorts[p] = shorts.get(p, 0) + 1
             recent += history.short.get(p, 0)
+    present = (
+        [p for t in rounds[-1].tables for p in t] + list(rounds[-1].sitting_out) if rounds else []
+    )
     return Score(
         repeats=sum(c * (c - 1) // 2 for c in met.values()),
+        uneven=_spread([shorts.get(p, 0) for p in present]),
         extra_short=sum(c * (c - 1) // 2 for c in shorts.values()),
         recent_short=recent,
         history=hist,
@@ -254,31 +286,45 @@ def redraw_tables[P: Hashable](
     shorts_per_round = sum(s for s, short in zip(group_size, is_short, strict=True) if short)
     m3 = rounds * pairs_per_round * max(w, default=0) + 1
     m2 = m3 * (rounds * shorts_per_round * max(sw, default=0) + 1)
-    m1 = m2 * (rounds * rounds * shorts_per_round + 1)
+    mu = m2 * (n * rounds * rounds + 1)
+    m1 = mu * (rounds + 1)
+    # The fewest possible unevenness (``_even_shorts`` reaches it); the search counts the
+    # excess over it, so that a draw without a repeat and with even short seats scores 0.
+    take = _short_counts(n, to_draw, shorts_per_round, base_shorts, sw, list(range(n)))
+    least = _spread([b + t for b, t in zip(base_shorts, take, strict=True)])
 
     rng = random.Random(seed)
     budget = effort * max(2_000, 40 * n * rounds)
     restarts = 4
+    args = (n, to_draw, group_size, is_table, is_short, n_groups, w, sw, (m1, mu, m2, m3), least)
+    # First the even search: who takes the short seats starts from ``_even_shorts`` (the most
+    # even counts, the fewest recent short seats), and only moves that keep every player's
+    # count are tried. Only if it leaves a repeat is the free search (any move, from random
+    # seatings, twice the restarts, each walk three times as long) tried too, and the better
+    # draw of both is kept: the fewest repeats come first, then evenness. Where zero repeats
+    # need uneven short seats (7, 10, 11, 13, 14 players at tables of three) the free search
+    # finds the least uneven of them.
     best: tuple[int, list[list[list[int]]]] | None = None
-    for _ in range(restarts):
-        found = _search(
-            n,
-            to_draw,
-            group_size,
-            is_table,
-            is_short,
-            n_groups,
-            w,
-            sw,
-            (m1, m2, m3),
-            rng,
-            budget,
-            (base_cnt, base_shorts),
-        )
-        if best is None or found[0] < best[0]:
-            best = found
-        if best[0] == 0:
-            break
+    for phase in ("even", "free"):
+        even = phase == "even"
+        for _ in range(restarts if even else 2 * restarts):
+            start = (
+                _even_shorts(n, to_draw, shorts_per_round, base_shorts, sw, rng) if even else None
+            )
+            found = _search(
+                *args,
+                rng,
+                budget if even else 3 * budget,
+                (base_cnt, base_shorts),
+                start,
+                keep=even,
+            )
+            if best is None or found[0] < best[0]:
+                best = found
+            if best[0] == 0:
+                break
+        if best is not None and best[0] < m1:
+            break  # no repeat: the even short seats are the fairest possible
     assert best is not None
     result: list[Round[P]] = list(kept)
     for groups in best[1]:
@@ -297,6 +343,49 @@ def redraw_tables[P: Hashable](
     return Draw(tuple(result), meet_score(result, history))
 
 
+def _spread(counts: Sequence[int]) -> int:
+    """The most short seats of a player minus the fewest."""
+    return max(counts) - min(counts) if counts else 0
+
+
+def _short_counts(
+    n: int, rounds: int, per_round: int, base: list[int], sw: list[int], tie: list[int]
+) -> list[int]:
+    """How many of the ``rounds * per_round`` short seats each player takes: one at a time,
+    each to the player with the fewest short seats so far in the meet (``base``: those of the
+    kept rounds), among them the one with the fewest recent short seats (``sw``), then by
+    ``tie``; at most one a round. This minimises the sum of C(k, 2), the spread (most minus
+    fewest) and then the recent weight (greedy is optimal: each player's cost of one more
+    seat only grows)."""
+    take = [0] * n
+    for _ in range(rounds * per_round):
+        p = min(
+            (q for q in range(n) if take[q] < rounds),
+            key=lambda q: (base[q] + take[q], sw[q], tie[q]),
+        )
+        take[p] += 1
+    return take
+
+
+def _even_shorts(
+    n: int,
+    rounds: int,
+    per_round: int,
+    base: list[int],
+    sw: list[int],
+    rng: random.Random,
+) -> list[list[int]]:
+    """Who takes the short seats in each drawn round, as evenly as possible (the counts of
+    ``_short_counts``, seeded ties): the players are dealt to the rounds in turn, those with
+    the most seats first, so nobody gets two in a round."""
+    tie = list(range(n))
+    rng.shuffle(tie)
+    take = _short_counts(n, rounds, per_round, base, sw, tie)
+    order = sorted(range(n), key=lambda q: (-take[q], tie[q]))
+    sequence = [p for p in order for _ in range(take[p])]
+    return [sequence[r::rounds] for r in range(rounds)]
+
+
 def _search(
     n: int,
     rounds: int,
@@ -306,25 +395,42 @@ def _search(
     n_groups: int,
     w: list[int],
     sw: list[int],
-    mults: tuple[int, int, int],
+    mults: tuple[int, int, int, int],
+    least: int,
     rng: random.Random,
     budget: int,
     base: tuple[list[int], list[int]],
+    start: list[list[int]] | None = None,
+    *,
+    keep: bool = False,
 ) -> tuple[int, list[list[list[int]]]]:
     """One restart: a random seating, then ``budget`` proposed swaps. Returns the best
     combined score seen (beyond what the kept rounds, ``base``, cost already) and its groups
-    (per round, per group, player indices)."""
-    m1, m2, m3 = mults
+    (per round, per group, player indices).
+
+    With ``fixed`` (per round, who takes its short seats) the seating starts from it and every
+    move keeps each player's number of short seats: a swap within short or within full groups,
+    or two swaps at once (x and y trade a short seat in one round and trade it back in another).
+    """
+    m1, mu, m2, m3 = mults
     groups: list[list[list[int]]] = []
     where: list[list[int]] = []  # where[r][p] = group of p in round r
-    for _ in range(rounds):
+    for r in range(rounds):
         order = list(range(n))
         rng.shuffle(order)
+        if start is not None:
+            short_now = set(start[r])
+            pools = ([p for p in order if p not in short_now], [p for p in order if p in short_now])
         rgroups = []
         at = 0
-        for size in group_size:
-            rgroups.append(order[at : at + size])
-            at += size
+        for size, short in zip(group_size, is_short, strict=True):
+            if start is not None:
+                pool = pools[short]
+                rgroups.append(pool[:size])
+                del pool[:size]
+            else:
+                rgroups.append(order[at : at + size])
+                at += size
         groups.append(rgroups)
         loc = [0] * n
         for g, members in enumerate(rgroups):
@@ -349,21 +455,28 @@ def _search(
                     total += shorts[p] * m2
                     shorts[p] += 1
                     total += m3 * sw[p]
+    # How many players have k short seats: the spread (most minus fewest) follows from it.
+    hist = [0] * (rounds + max(shorts, default=0) + 2)
+    for k in shorts:
+        hist[k] += 1
+
+    def spread() -> int:
+        lo = 0
+        while lo < len(hist) - 1 and not hist[lo]:
+            lo += 1
+        hi = len(hist) - 1
+        while hi > lo and not hist[hi]:
+            hi -= 1
+        return hi - lo
+
+    total += (spread() - least) * mu
     best = total
     best_groups = [[list(g) for g in rg] for rg in groups]
-    randrange = rng.randrange
-    rand = rng.random
-    for _ in range(budget):
-        if best == 0:
-            break
-        r = randrange(rounds)
-        loc = where[r]
-        x = randrange(n)
-        y = randrange(n)
-        g1 = loc[x]
-        g2 = loc[y]
-        if g1 == g2:
-            continue
+
+    def table_delta(r: int, x: int, y: int) -> int:
+        """The change of the pair terms if x and y swap groups in round r."""
+        g1 = where[r][x]
+        g2 = where[r][y]
         delta = 0
         xn = x * n
         yn = y * n
@@ -377,35 +490,93 @@ def _search(
                 if b != y:
                     delta += (cnt[xn + b] - cnt[yn + b] + 1) * m1
                     delta += w[xn + b] - w[yn + b]
-        s1 = is_short[g1]
-        if s1 != is_short[g2]:
-            out, into = (x, y) if s1 else (y, x)
-            delta += (shorts[into] - shorts[out] + 1) * m2
-            delta += m3 * (sw[into] - sw[out])
-        if delta > 0 and rand() >= 0.002:
-            continue
-        # Apply the swap.
-        for a in groups[r][g1]:
-            if a != x and is_table[g1]:
-                cnt[xn + a] -= 1
-                cnt[a * n + x] -= 1
-                cnt[yn + a] += 1
-                cnt[a * n + y] += 1
-        for b in groups[r][g2]:
-            if b != y and is_table[g2]:
-                cnt[yn + b] -= 1
-                cnt[b * n + y] -= 1
-                cnt[xn + b] += 1
-                cnt[b * n + x] += 1
-        if s1 != is_short[g2]:
+        return delta
+
+    def swap(r: int, x: int, y: int) -> None:
+        loc = where[r]
+        g1 = loc[x]
+        g2 = loc[y]
+        xn = x * n
+        yn = y * n
+        if is_table[g1]:
+            for a in groups[r][g1]:
+                if a != x:
+                    cnt[xn + a] -= 1
+                    cnt[a * n + x] -= 1
+                    cnt[yn + a] += 1
+                    cnt[a * n + y] += 1
+        if is_table[g2]:
+            for b in groups[r][g2]:
+                if b != y:
+                    cnt[yn + b] -= 1
+                    cnt[b * n + y] -= 1
+                    cnt[xn + b] += 1
+                    cnt[b * n + x] += 1
+        if is_short[g1] != is_short[g2]:
+            out, into = (x, y) if is_short[g1] else (y, x)
+            hist[shorts[out]] -= 1
+            hist[shorts[into]] -= 1
             shorts[out] -= 1
             shorts[into] += 1
+            hist[shorts[out]] += 1
+            hist[shorts[into]] += 1
         m = groups[r][g1]
         m[m.index(x)] = y
         m = groups[r][g2]
         m[m.index(y)] = x
         loc[x] = g2
         loc[y] = g1
+
+    randrange = rng.randrange
+    rand = rng.random
+    for _ in range(budget):
+        if best == 0:
+            break
+        r = randrange(rounds)
+        x = randrange(n)
+        y = randrange(n)
+        g1 = where[r][x]
+        g2 = where[r][y]
+        if g1 == g2:
+            continue
+        s1 = is_short[g1]
+        delta = table_delta(r, x, y)
+        other = -1
+        if s1 != is_short[g2]:
+            if not keep:
+                out, into = (x, y) if s1 else (y, x)
+                delta += (shorts[into] - shorts[out] + 1) * m2
+                delta += m3 * (sw[into] - sw[out])
+                before = spread()
+                hist[shorts[out]] -= 1
+                hist[shorts[into]] -= 1
+                hist[shorts[out] - 1] += 1
+                hist[shorts[into] + 1] += 1
+                delta += (spread() - before) * mu
+                hist[shorts[out] - 1] -= 1
+                hist[shorts[into] + 1] -= 1
+                hist[shorts[out]] += 1
+                hist[shorts[into]] += 1
+            else:
+                # x and y trade back in a round where their seats are the other way round.
+                back = [
+                    q
+                    for q in range(rounds)
+                    if is_short[where[q][x]] != s1 and is_short[where[q][y]] == s1
+                ]
+                if not back:
+                    continue
+                other = back[randrange(len(back))]
+                swap(r, x, y)
+                delta += table_delta(other, x, y)
+        if delta > 0 and rand() >= 0.002:
+            if other >= 0:
+                swap(r, x, y)  # undo the first half
+            continue
+        if other >= 0:
+            swap(other, x, y)
+        else:
+            swap(r, x, y)
         total += delta
         if total < best:
             best = total

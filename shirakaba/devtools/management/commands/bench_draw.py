@@ -36,6 +36,16 @@ PROVEN = {
     (12, Mode.THREE_PLAYER_TABLES): 9,
     (12, Mode.SIT_OUT): 9,
 }
+# The least unevenness where an even split of the short seats needs more than the fewest
+# repeats (tables of three; tests/scoring/test_draw_fairness.py: exhaustive for 7, 10, 11, the
+# pigeonhole argument of scoring/draw.py for 13 and 14).
+LEAST_UNEVEN = {
+    (7, Mode.THREE_PLAYER_TABLES): 2,
+    (10, Mode.THREE_PLAYER_TABLES): 2,
+    (11, Mode.THREE_PLAYER_TABLES): 2,
+    (13, Mode.THREE_PLAYER_TABLES): 2,
+    (14, Mode.THREE_PLAYER_TABLES): 2,
+}
 
 
 def random_draw(
@@ -78,9 +88,18 @@ class Command(BaseCommand):
         parser.add_argument(
             "--mode", choices=[m.value for m in Mode], default=Mode.THREE_PLAYER_TABLES.value
         )
+        parser.add_argument(
+            "--fairness",
+            action="store_true",
+            help="short-seat evenness per attendance instead (--seeds draws each, without and "
+            "with history)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         mode = Mode(options["mode"])
+        if options["fairness"]:
+            self.fairness(mode, options)
+            return
         rounds = options["rounds"]
         self.stdout.write(f"mode {mode.value}, {rounds} rounds, {options['seeds']} meets each")
         self.stdout.write(
@@ -121,3 +140,58 @@ class Command(BaseCommand):
                 f"{statistics.mean(hist_rnd):>7.1f} "
                 f"{statistics.mean(times):>7.1f} {max(times):>7.1f}"
             )
+
+    def fairness(self, mode: Mode, options: dict[str, Any]) -> None:
+        """Per attendance: the repeats and the short-seat unevenness (most short seats of a
+        player minus fewest) of ``--seeds`` draws without history (seeds 0, 1, ...) and of a
+        chain of ``--seeds`` meets each drawn with the history of the 4 before it (after 4
+        warm-up meets). ``even``: 0 if the meet's short seats divide evenly among the players,
+        else 1; ``least``: the least unevenness with the fewest repeats (``even`` unless
+        ``LEAST_UNEVEN`` says more); ``above``: the draws more uneven than ``least``."""
+        rounds = options["rounds"]
+        seeds = options["seeds"]
+        self.stdout.write(f"mode {mode.value}, {rounds} rounds, {seeds} draws each")
+        self.stdout.write(
+            f"{'players':>7} {'tables':>16} {'even':>4} {'least':>5} | {'rep':>5} {'max':>3} "
+            f"{'unev':>4} {'above':>5} | {'rep':>5} {'max':>3} {'unev':>4} {'above':>5} | "
+            f"{'ms max':>6}"
+        )
+        low = max(options["min"], 4 if mode is Mode.SIT_OUT else 3)
+        for n in range(low, options["max"] + 1, options["step"]):
+            players = list(range(n))
+            sizes, sit_out = table_sizes(n, mode)
+            layout = "+".join(map(str, sizes)) + (f" ({sit_out} out)" if sit_out else "")
+            per_round = sum(s for s in sizes if s == 3) + sit_out
+            even = 0 if (rounds * per_round) % n == 0 else 1
+            least = LEAST_UNEVEN.get((n, mode), even)
+            cols = []
+            slowest = 0.0
+            for with_history in (False, True):
+                past: list[tuple[Round[int], ...]] = []
+                rep, unev = [], []
+                for meet in range(4 + seeds if with_history else seeds):
+                    history = history_from(past) if with_history else None
+                    start = time.perf_counter()
+                    draw = draw_tables(
+                        players, rounds=rounds, seed=meet, history=history, mode=mode
+                    )
+                    slowest = max(slowest, time.perf_counter() - start)
+                    if not with_history or meet >= 4:
+                        rep.append(draw.score.repeats)
+                        unev.append(unevenness(draw.rounds, players))
+                    past.insert(0, draw.rounds)
+                    del past[4:]
+                above = sum(1 for u in unev if u > least)
+                cols.append(f"{statistics.mean(rep):>5.2f} {max(rep):>3} {max(unev):>4} {above:>5}")
+            self.stdout.write(
+                f"{n:>7} {layout:>16} {even:>4} {least:>5} | {cols[0]} | {cols[1]} | {slowest * 1000:>6.0f}"
+            )
+
+
+def unevenness(rounds: Sequence[Round[int]], players: Sequence[int]) -> int:
+    """The most short seats (tables of three and sit-outs) of a player minus the fewest."""
+    count = dict.fromkeys(players, 0)
+    for rnd in rounds:
+        for p in [p for t in rnd.tables if len(t) == 3 for p in t] + list(rnd.sitting_out):
+            count[p] += 1
+    return max(count.values()) - min(count.values())
