@@ -253,6 +253,13 @@ class SeatForm(forms.Form):
         """Neither a name nor a score typed: the seat is not taken."""
         return not "".join(str(self[name].value() or "") for name in ("player", "score")).strip()
 
+    def shown_name(self) -> str:
+        """The name the 錯和 and 満貫以上 rows show: the member found, else what was typed."""
+        found = self.cleaned_data.get("player") if hasattr(self, "cleaned_data") else None
+        if isinstance(found, Member):
+            return found.name
+        return str(self["player"].value() or "").strip()
+
     def name_problem(self) -> dict[str, Any] | None:
         """What the live check says of a name that finds nobody or several members."""
         several = self.has_error("player", "ambiguous")
@@ -477,6 +484,7 @@ class GameForm(forms.Form):
             ],
             "deposits": self.errors.get("deposits_held", []),
             "doubts": self.doubt_messages(),
+            "seat_names": [row.shown_name() for row in self.seats.forms],
             "confirm": self["confirm_scores"],
             "rows": [],
             "problem": "",

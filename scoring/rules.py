@@ -357,9 +357,7 @@ class DoubtfulScore:
     doubt: Doubt
 
 
-def doubtful_scores(
-    scores: dict[int, int], filled_seat: int | None = None
-) -> list[DoubtfulScore]:
+def doubtful_scores(scores: dict[int, int], filled_seat: int | None = None) -> list[DoubtfulScore]:
     """The scores a game form asks about before saving: a warning, never a refusal.
 
     Issue 28, 7: "A mistyped digit is absorbed silently by the blank seat. Tried: in hundreds,

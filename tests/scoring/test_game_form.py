@@ -206,7 +206,9 @@ class TestPlausibility:
     def test_the_live_check_warns_of_the_issues_case(self, organizer_client, meet, club_rule):
         html = live_check(organizer_client, meet, in_hundreds(club_rule))
         assert "合計 120,000 点 ✓" in html
-        assert "北：68,200 点（空欄から計算）は、入力された点数から 30,000 点以上離れています" in html
+        assert (
+            "北：68,200 点（空欄から計算）は、入力された点数から 30,000 点以上離れています" in html
+        )
         assert 'name="confirm_scores"' in html
         # The settlement is shown all the same: it is a warning.
         assert "北村 三郎" in html and "+" in html

@@ -3,11 +3,10 @@
 from decimal import Decimal
 
 import pytest
-
-from scoring import rules
 from hypothesis import given
 from hypothesis import strategies as st
 
+from scoring import rules
 from scoring.rules import (
     InvalidGame,
     RuleParams,
