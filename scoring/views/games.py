@@ -151,7 +151,8 @@ def _preview_at_load(form: GameForm) -> dict[str, Any]:
 def _score_unit(request: HttpRequest) -> str:
     """The unit this login typed scores in last (issue 28, 9: kept with the login); the
     session's, as before, when the login has none kept yet."""
-    kept = EntryPreference.objects.filter(user_id=request.user.pk).first()
+    user = request.user.pk
+    kept = EntryPreference.objects.filter(user_id=user).first() if user is not None else None
     if kept is not None and kept.score_unit in {ScoreUnit.POINTS, ScoreUnit.HUNDREDS}:
         return kept.score_unit
     unit: str = request.session.get("score_unit", ScoreUnit.POINTS)
