@@ -365,3 +365,35 @@ def test_the_whole_live_check_and_the_width_with_the_keyboard_up(
     assert used >= 940, used
     assert box["x"] >= table["x"] + table["width"], (box, table)  # side by side
     page.screenshot(path="/tmp/game-form-shots/test-live-check-1024x400.png")
+
+
+def test_a_doubtful_score_is_saved_once_ticked(page: Page, live_server, meet_of_four):
+    """Issue 28, 7: the warning shows while typing; Enter asks again; 「このまま保存」 saves."""
+    from scoring.models import Hanchan
+
+    sign_in(page, live_server, "alice", "alice-pass-123")
+    page.goto(f"{live_server.url}/meets/{meet_of_four.pk}/games/new/")
+    page.get_by_label("百点単位で：326 ＝ 32,600").check()
+    type_the_table(page, [("ひがしや", "38"), ("みなみ", "240"), ("にし", "240"), ("きた", "")])
+    settlement = page.locator("#settlement")
+    expect(settlement).to_contain_text("北：68,200 点（空欄から計算）は、入力された点数から")
+    page.keyboard.press("Enter")
+    expect(settlement).to_contain_text("「このまま保存」にチェックしてください")
+    assert not Hanchan.objects.exists()
+    page.get_by_label("このまま保存").check()
+    page.get_by_role("button", name="保存（Enter）").click()
+    expect(page.locator(".message")).to_contain_text("を保存しました")
+    assert Hanchan.objects.get().results.get(seat=3).score == 68_200
+
+
+def test_a_three_player_rule_set_hides_the_north_rows(page: Page, live_server, meet_of_four):
+    """Issue 28, 11: choosing the 3-player rules takes the empty 北 rows away."""
+    sign_in(page, live_server, "alice", "alice-pass-123")
+    page.goto(f"{live_server.url}/meets/{meet_of_four.pk}/games/new/")
+    north = page.locator("#id_seat-3-player")
+    expect(north).to_be_visible()
+    page.select_option("#id_rule_set", label="白樺会 三人打ち")
+    expect(north).to_be_hidden()
+    expect(page.locator('.extras tr[data-seat="3"]')).to_be_hidden()
+    page.select_option("#id_rule_set", label="白樺会 四人打ち")
+    expect(north).to_be_visible()
