@@ -271,6 +271,13 @@ class SeatForm(forms.Form):
         """Neither a name nor a score typed: the seat is not taken."""
         return not "".join(str(self[name].value() or "") for name in ("player", "score")).strip()
 
+    def shown_name(self) -> str:
+        """The name the 錯和 and 満貫以上 rows show: the member found, else what was typed."""
+        found = self.cleaned_data.get("player") if hasattr(self, "cleaned_data") else None
+        if isinstance(found, Member):
+            return found.name
+        return str(self["player"].value() or "").strip()
+
     def name_problem(self) -> dict[str, Any] | None:
         """What the live check says of a name that finds nobody or several members."""
         several = self.has_error("player", "ambiguous")
@@ -328,12 +335,18 @@ class GameForm(forms.Form):
         widget=forms.RadioSelect,
     )
     deposits_held = forms.IntegerField(
-        label=_("Deposits held (預かり)"), min_value=0, initial=0, required=False
+        label=_("Deposits held (預かり)"),
+        min_value=0,
+        initial=0,
+        required=False,
+        help_text=_("In the same unit as the scores: 10 in hundreds is 1,000 points."),
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
     )
     note = forms.CharField(
         label=_("Note"), max_length=200, required=False, validators=[no_control_characters]
     )
     version = forms.IntegerField(widget=forms.HiddenInput, required=False)
+    confirm_scores = forms.BooleanField(label=_("Save anyway"), required=False)
 
     def __init__(self, *args: Any, meet: Meet, game: Hanchan | None = None, **kwargs: Any):
         super().__init__(*args, **kwargs)
@@ -345,6 +358,7 @@ class GameForm(forms.Form):
         self.filled_score: int | None = None
         self.scores: dict[int, int] = {}  # seat -> score, as read (with a filled-in blank)
         self.entries: list[PlayerEntry] = []
+        self.doubts: list[rules.DoubtfulScore] = []  # asked about before saving (issue 28, 7)
         self.added_to_attendance: list[Member] = []  # by save()
         players: list[Member] = self.initial.get("players") or []
         rows = self.initial.get("seats") or [{"player": m.name} for m in players]
@@ -377,7 +391,65 @@ class GameForm(forms.Form):
                 continue
             player, chombo, hands = (row.cleaned_data[f] for f in ("player", "chombo", "hands"))
             self.entries.append(PlayerEntry(player, row.seat, score, chombo or 0, hands))
+        self.doubts = rules.doubtful_scores(self.scores, self.filled_seat)
+        if self.doubts and not data.get("confirm_scores"):
+            self.add_error(
+                "confirm_scores",
+                ValidationError(
+                    _("Check the scores, or tick 「Save anyway」 to keep them."), code="doubtful"
+                ),
+            )
         return data
+
+    def clean_deposits_held(self) -> int:
+        """預かり in points, read in the scores' unit (``ScoreUnit``): 10 in hundreds is 1,000.
+        A deposit that is not whole 1,000-point sticks is said of 預かり (issue 28, 8)."""
+        typed: int = self.cleaned_data.get("deposits_held") or 0
+        unit = self.cleaned_data.get("unit")
+        value = typed * (100 if unit == ScoreUnit.HUNDREDS else 1)
+        if value % rules.DEPOSIT_UNIT:
+            raise ValidationError(
+                _("Deposits held: %(deposits)s points is not a multiple of 1,000 points."),
+                code="deposits_unit",
+                params={"deposits": f"{value:,}"},
+            )
+        return value
+
+    def doubt_messages(self) -> list[str]:
+        """What the warning says of each doubtful score (``rules.doubtful_scores``)."""
+        said = {
+            rules.Doubt.UNDER: _("%(seat)s: %(score)s points is under 1,000."),
+            rules.Doubt.OVER: _("%(seat)s: %(score)s points is over 100,000."),
+            rules.Doubt.FAR: _(
+                "%(seat)s: %(score)s points (the blank, filled in) is more than 30,000 points "
+                "away from the scores typed."
+            ),
+        }
+        return [
+            str(said[d.doubt]) % {"seat": seat_label(d.seat), "score": f"{d.score:,}"}
+            for d in self.doubts
+        ]
+
+    @property
+    def players(self) -> int:
+        """How many players the chosen rule set seats (4 when none is chosen yet)."""
+        chosen = self["rule_set"].value()
+        if chosen and ROW_ID.fullmatch(str(chosen)):
+            rule_set = RuleSet.objects.filter(pk=chosen).first()
+            if rule_set is not None:
+                return rule_set.players
+        return len(Seat)
+
+    def bound_to_initial(self) -> GameForm:
+        """The same form bound to its starting values: the edit form's live check at load."""
+        data = {self.add_prefix(name): self[name].value() for name in self.fields}
+        for row in self.seats.forms:
+            data |= {row.add_prefix(name): row[name].value() for name in row.fields}
+        data = {name: value for name, value in data.items() if value not in (None, False)}
+        return GameForm(data, meet=self.meet, game=self.game)
+
+    def seats_have_errors(self) -> bool:
+        return any(row.errors for row in self.seats.forms)
 
     def has_errors(self) -> bool:
         return bool(self.errors) or any(row.errors for row in self.seats.forms)
@@ -402,7 +474,8 @@ class GameForm(forms.Form):
         """What the live check shows while typing: names that find nobody or several, the
         table total and, when the game is complete and valid, each player's settlement.
         Nothing is saved."""
-        valid = self.is_valid()
+        self.is_valid()
+        valid = not self.seats_have_errors() and not (set(self.errors) - {"confirm_scores"})
         rule_set: RuleSet | None = self.cleaned_data.get("rule_set")
         if rule_set is None:
             return {"ready": False}
@@ -427,6 +500,10 @@ class GameForm(forms.Form):
                 for row in self.seats.forms
                 for message in row.errors.get("score", [])
             ],
+            "deposits": self.errors.get("deposits_held", []),
+            "doubts": self.doubt_messages(),
+            "seat_names": [row.shown_name() for row in self.seats.forms],
+            "confirm": self["confirm_scores"],
             "rows": [],
             "problem": "",
         }

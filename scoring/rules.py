@@ -333,3 +333,64 @@ def table_balance(params: RuleParams, scores: Sequence[int], deposits_held: int 
 def remaining_score(params: RuleParams, scores: Sequence[int], deposits_held: int = 0) -> int:
     """The last player's score when all the others are known: what makes the table add up."""
     return params.table_total - deposits_held - sum(scores)
+
+
+LIKELY_SCORES = (1_000, 100_000)
+"""A score under 1,000 or over 100,000 points is possible (箱割れ, a huge top) but rare: the
+game form asks before saving it (``doubtful_scores``)."""
+
+FILLED_GAP = 30_000
+"""A score filled in from the table total that lies more than this many points beyond every
+typed score is asked about before saving (``doubtful_scores``)."""
+
+
+class Doubt(StrEnum):
+    UNDER = "under"  # under LIKELY_SCORES[0]
+    OVER = "over"  # over LIKELY_SCORES[1]
+    FAR = "far"  # the filled-in score, more than FILLED_GAP beyond every typed score
+
+
+@dataclass(frozen=True)
+class DoubtfulScore:
+    seat: int
+    score: int
+    doubt: Doubt
+
+
+def doubtful_scores(scores: dict[int, int], filled_seat: int | None = None) -> list[DoubtfulScore]:
+    """The scores a game form asks about before saving: a warning, never a refusal.
+
+    Issue 28, 7: "A mistyped digit is absorbed silently by the blank seat. Tried: in hundreds,
+    typed 38 (meant 380), 240 and 240, and left 北 blank. Seen: 「合計 120,000 点 ✓」, with 北
+    filled as 68,200. Wanted: a plausibility warning before saving, for example when the
+    filled-in seat's score is far outside what the others suggest, or any score is under
+    1,000 or over 100,000. It is a warning, not a refusal."
+
+    The rule, by seat (``scores``: seat → points, the filled-in one included):
+
+    - any score under 1,000 (``Doubt.UNDER``; 0 and 箱割れ's negative scores too) or over
+      100,000 points (``Doubt.OVER``): ``LIKELY_SCORES``;
+    - the score filled in from the table total (``filled_seat``), when it is neither, and is
+      more than 30,000 points (``FILLED_GAP``) above the highest typed score or below the
+      lowest (``Doubt.FAR``): a digit dropped or added in one typed score moves the blank
+      seat's score by tens of thousands, and the total still checks.
+
+    So 3,800 / 24,000 / 24,000 with 68,200 filled in is asked about (68,200 is 44,200 above
+    24,000); 45,000 / 30,000 / 25,000 with 20,000 filled in is not. Exact integers only.
+    """
+    low, high = LIKELY_SCORES
+    doubts: list[DoubtfulScore] = []
+    for seat, score in sorted(scores.items()):
+        if score < low:
+            doubts.append(DoubtfulScore(seat, score, Doubt.UNDER))
+        elif score > high:
+            doubts.append(DoubtfulScore(seat, score, Doubt.OVER))
+    typed = [score for seat, score in scores.items() if seat != filled_seat]
+    if filled_seat is None or filled_seat not in scores or not typed:
+        return doubts
+    filled = scores[filled_seat]
+    already = any(d.seat == filled_seat for d in doubts)
+    if not already and (filled > max(typed) + FILLED_GAP or filled < min(typed) - FILLED_GAP):
+        doubts.append(DoubtfulScore(filled_seat, filled, Doubt.FAR))
+        doubts.sort(key=lambda d: d.seat)
+    return doubts

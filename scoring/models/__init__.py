@@ -3,7 +3,8 @@
 - ``rule_sets``: rule sets, the standings groups they belong to, the club's settings;
 - ``meets``: meets, their attendance and their table draw;
 - ``games``: games (hanchan), their results and big hands, and the settlement guard;
-- ``report_jobs``: the reports and report parts the workers make.
+- ``report_jobs``: the reports and report parts the workers make;
+- ``preferences``: what a login keeps on the game form (the scores' unit).
 
 Every name is read from ``scoring.models`` as before the split, the club's notation
 (``scoring.notation``) that was first written here included.
@@ -20,6 +21,7 @@ from scoring.models.games import (
     settlement_writes,
 )
 from scoring.models.meets import DrawMode, DrawnPlace, Meet, finalised_error
+from scoring.models.preferences import EntryPreference
 from scoring.models.report_jobs import (
     ABANDONED_AFTER,
     MadeByWorker,
@@ -64,6 +66,7 @@ __all__ = [
     "ClubSettings",
     "DrawMode",
     "DrawnPlace",
+    "EntryPreference",
     "Hanchan",
     "HanchanQuerySet",
     "HanchanResult",

@@ -27,7 +27,7 @@ from scoring.forms import (
 )
 from scoring.history import game_history
 from scoring.meet_draw import drawn_table, three_player_rule_set
-from scoring.models import Hanchan, HanchanResult, Meet
+from scoring.models import EntryPreference, Hanchan, HanchanResult, Meet, RuleSet
 from shirakaba.middleware import HtmxHttpRequest
 
 
@@ -71,7 +71,7 @@ def game_create(request: HtmxHttpRequest, meet_pk: int) -> HttpResponse:
         "table_no": request.GET.get("table") or 1,
         "round_no": request.GET.get("round") or 1,
         "rule_set": meet.rule_set_id,
-        "unit": request.session.get("score_unit", ScoreUnit.POINTS),
+        "unit": _score_unit(request),
     }
     # A drawn table (卓組み) opens with its players, a table of three under the 3-player rules.
     drawn = drawn_table(meet, initial["round_no"], initial["table_no"])
@@ -102,7 +102,7 @@ def _game_form(
     if request.method == "POST" and request.htmx and request.POST.get("preview"):
         return render(request, template + "#settlement", {"preview": form.preview()})
     if request.method == "POST" and form.is_valid():
-        request.session["score_unit"] = form.cleaned_data["unit"]
+        _keep_score_unit(request, form.cleaned_data["unit"])
         try:
             saved = form.save()
         except ValidationError as error:
@@ -130,10 +130,41 @@ def _game_form(
             "meet": meet,
             "game": game,
             "members": _members_for_typeahead(meet),
-            "preview": form.preview() if form.is_bound else {"ready": False},
+            "players": form.players,
+            "rule_set_players": dict(RuleSet.objects.values_list("pk", "players")),
+            "preview": _preview_at_load(form),
         },
         status=status,
     )
+
+
+def _preview_at_load(form: GameForm) -> dict[str, Any]:
+    """The live check drawn with the page: of what was sent, or of a stored game being
+    edited (issue 28, 11: it was empty until a key was typed); a new form's is empty."""
+    if form.is_bound:
+        return form.preview()
+    if form.game is not None:
+        return form.bound_to_initial().preview()
+    return {"ready": False}
+
+
+def _score_unit(request: HttpRequest) -> str:
+    """The unit this login typed scores in last (issue 28, 9: kept with the login); the
+    session's, as before, when the login has none kept yet."""
+    user = request.user.pk
+    kept = EntryPreference.objects.filter(user_id=user).first() if user is not None else None
+    if kept is not None and kept.score_unit in {ScoreUnit.POINTS, ScoreUnit.HUNDREDS}:
+        return kept.score_unit
+    unit: str = request.session.get("score_unit", ScoreUnit.POINTS)
+    return unit
+
+
+def _keep_score_unit(request: HttpRequest, unit: str) -> None:
+    request.session["score_unit"] = unit
+    if request.user.pk is not None:
+        EntryPreference.objects.update_or_create(
+            user_id=request.user.pk, defaults={"score_unit": unit}
+        )
 
 
 def _say_once(request: HttpRequest, text: str) -> None:

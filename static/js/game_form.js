@@ -63,11 +63,41 @@
   form.addEventListener("input", keep);
   form.addEventListener("change", keep);
 
+  // The 錯和 and 満貫以上 rows say whose they are: the name as typed at once, then the member
+  // the live check found (its "seat-names").
+  const showName = (seat, name) => {
+    const span = form.querySelector(`.seat-name[data-seat="${seat}"]`);
+    if (span) span.textContent = name;
+  };
+  form.addEventListener("input", (event) => {
+    const typed = /^seat-(\d)-player$/.exec(event.target.name || "");
+    if (typed) showName(typed[1], event.target.value.trim());
+  });
+  document.addEventListener("htmx:afterSettle", () => {
+    const found = document.getElementById("seat-names");
+    if (found) JSON.parse(found.textContent).forEach((name, seat) => showName(seat, name));
+  });
+
+  // A 3-player rule set has no 北 rows (unless something is typed in them).
+  const players = JSON.parse(document.getElementById("rule-set-players").textContent);
+  const ruleSet = form.querySelector("[name=rule_set]");
+  const showSeats = () => {
+    const seats = players[ruleSet.value] || 4;
+    for (const row of form.querySelectorAll("tr[data-seat]")) {
+      const seat = row.dataset.seat;
+      const typed = ["player", "score"].some((f) => form.elements[`seat-${seat}-${f}`].value.trim());
+      row.hidden = Number(seat) >= seats && !typed;
+    }
+  };
+  ruleSet.addEventListener("change", showSeats);
+
   // The bar at the bottom (total and save) grows and shrinks with the live check: keep the
-  // field being typed in above it.
+  // field being typed in above it. In landscape the bar stands beside the rows instead.
   const bar = form.querySelector(".entry-bar");
   const clearOfTheBar = () => {
-    document.documentElement.style.scrollPaddingBottom = `${bar.offsetHeight + 16}px`;
+    const atTheBottom = getComputedStyle(bar).top === "auto";
+    const padding = atTheBottom ? bar.offsetHeight + 16 : 16;
+    document.documentElement.style.scrollPaddingBottom = `${padding}px`;
     const field = document.activeElement;
     if (field && form.contains(field) && !bar.contains(field)) {
       field.scrollIntoView({ block: "nearest" });

@@ -276,3 +276,124 @@ def test_a_save_sent_after_the_session_ended_comes_back_filled(
     page.locator("#id_seat-3-player").press("Enter")
     expect(page.locator(".message")).to_contain_text("1回戦 2卓")
     assert Hanchan.objects.count() == 1
+
+
+def type_the_table(page: Page, rows) -> None:
+    for seat, (prefix, score) in enumerate(rows):
+        page.locator(f"#id_seat-{seat}-player").focus()
+        page.keyboard.type(prefix)
+        page.keyboard.press("Tab")
+        page.keyboard.type(score)
+
+
+WORKED = [("ひがしや", "32600"), ("みなみ", "30000"), ("にし", "30000"), ("きた", "")]
+
+
+def in_view(locator, height: int) -> bool:
+    top, bottom = locator.evaluate(
+        "el => [el.getBoundingClientRect().top, el.getBoundingClientRect().bottom]"
+    )
+    return top >= 0 and bottom <= height
+
+
+def test_the_chombo_rows_name_their_players_with_the_keyboard_up(
+    page: Page, live_server, meet_of_four
+):
+    """Issue 28, 6: with the keyboard up the name rows are off screen; the 錯和 and 満貫以上
+    rows say whose they are, as typed and then as found."""
+    page.set_viewport_size({"width": 1024, "height": 400})
+    sign_in(page, live_server, "alice", "alice-pass-123")
+    page.goto(f"{live_server.url}/meets/{meet_of_four.pk}/games/new/")
+    type_the_table(page, WORKED)
+    page.get_by_text("錯和・満貫以上・預かり・備考").click()
+    west = page.locator('.extras tr[data-seat="2"] th')
+    expect(west).to_have_text("西 西川 次郎")  # typed にし, found 西川 次郎
+    page.locator("#id_seat-2-chombo").focus()
+    assert in_view(west, 400) and in_view(page.locator("#id_seat-2-chombo"), 400)
+    # Retyped: the row follows at once, and again when the check has found the member.
+    page.locator("#id_seat-2-player").fill("ひがしの")
+    expect(west).to_have_text("西 東野 圭")
+    page.screenshot(path="/tmp/game-form-shots/test-chombo-names-1024x400.png")
+
+
+def test_deposits_are_typed_in_hundreds_with_the_scores(page: Page, live_server, meet_of_four):
+    """Issue 28, 8: 預かり follows the scores' unit."""
+    from scoring.models import Hanchan
+
+    sign_in(page, live_server, "alice", "alice-pass-123")
+    page.goto(f"{live_server.url}/meets/{meet_of_four.pk}/games/new/")
+    page.get_by_label("百点単位で：326 ＝ 32,600").check()
+    type_the_table(page, [("ひがしや", "326"), ("みなみ", "300"), ("にし", "300"), ("きた", "")])
+    page.get_by_text("錯和・満貫以上・預かり・備考").click()
+    page.locator("#id_deposits_held").fill("10")
+    settlement = page.locator("#settlement")
+    expect(settlement).to_contain_text("北：26,400 点")
+    expect(settlement).to_contain_text("合計 119,000 点")
+    page.locator("#id_deposits_held").press("Enter")
+    expect(page.locator(".message")).to_contain_text("を保存しました")
+    game = Hanchan.objects.get()
+    assert game.deposits_held == 1_000
+    assert game.results.get(seat=3).score == 26_400
+
+
+def test_the_whole_live_check_and_the_width_with_the_keyboard_up(
+    page: Page, live_server, meet_of_four
+):
+    """Issue 28, 12: at 1024×400 the live check showed 3 of its 4 rows and the form used
+    about 740 of the 1,024 px; in landscape it now sits beside the seat rows."""
+    page.set_viewport_size({"width": 1024, "height": 400})
+    sign_in(page, live_server, "alice", "alice-pass-123")
+    page.goto(f"{live_server.url}/meets/{meet_of_four.pk}/games/new/")
+    type_the_table(page, WORKED)
+    settlement = page.locator("#settlement")
+    expect(settlement).to_contain_text("合計 120,000 点 ✓")
+    rows = settlement.locator("table.results tbody tr")
+    expect(rows).to_have_count(4)
+    for seat in range(4):
+        page.locator(f"#id_seat-{seat}-score").focus()
+        for i in range(4):
+            assert in_view(rows.nth(i), 400), (seat, i)
+        assert in_view(page.locator(f"#id_seat-{seat}-score"), 400), seat
+    used = page.evaluate(
+        "() => { const boxes = [...document.querySelectorAll('#game-form > *')]"
+        ".map(el => el.getBoundingClientRect()).filter(r => r.width > 0);"
+        " return Math.max(...boxes.map(r => r.right)) - Math.min(...boxes.map(r => r.left)); }"
+    )
+    table = page.locator("table.entry").first.bounding_box()
+    box = settlement.bounding_box()
+    print(f"\nform width used at 1024×400: {used:.0f} px")
+    assert used >= 940, used
+    assert box["x"] >= table["x"] + table["width"], (box, table)  # side by side
+    page.screenshot(path="/tmp/game-form-shots/test-live-check-1024x400.png")
+
+
+def test_a_doubtful_score_is_saved_once_ticked(page: Page, live_server, meet_of_four):
+    """Issue 28, 7: the warning shows while typing; Enter asks again; 「このまま保存」 saves."""
+    from scoring.models import Hanchan
+
+    sign_in(page, live_server, "alice", "alice-pass-123")
+    page.goto(f"{live_server.url}/meets/{meet_of_four.pk}/games/new/")
+    page.get_by_label("百点単位で：326 ＝ 32,600").check()
+    type_the_table(page, [("ひがしや", "38"), ("みなみ", "240"), ("にし", "240"), ("きた", "")])
+    settlement = page.locator("#settlement")
+    expect(settlement).to_contain_text("北：68,200 点（空欄から計算）は、入力された点数から")
+    page.keyboard.press("Enter")
+    expect(settlement).to_contain_text("「このまま保存」にチェックしてください")
+    assert not Hanchan.objects.exists()
+    page.get_by_label("このまま保存").check()
+    page.get_by_role("button", name="保存（Enter）").click()
+    expect(page.locator(".message")).to_contain_text("を保存しました")
+    assert Hanchan.objects.get().results.get(seat=3).score == 68_200
+
+
+def test_a_three_player_rule_set_hides_the_north_rows(page: Page, live_server, meet_of_four):
+    """Issue 28, 11: choosing the 3-player rules takes the empty 北 rows away."""
+    sign_in(page, live_server, "alice", "alice-pass-123")
+    page.goto(f"{live_server.url}/meets/{meet_of_four.pk}/games/new/")
+    north = page.locator("#id_seat-3-player")
+    expect(north).to_be_visible()
+    page.select_option("#id_rule_set", label="白樺会 三人打ち")
+    expect(north).to_be_hidden()
+    expect(page.locator('.extras tr[data-seat="3"]')).to_be_hidden()
+    page.select_option("#id_rule_set", label="白樺会 四人打ち")
+    expect(north).to_be_visible()

@@ -6,8 +6,8 @@ from django.test import Client
 
 from members.models import Member
 from scoring.forms import GameForm
-from scoring.models import Hanchan
-from tests.builders import game_post
+from scoring.models import Hanchan, RuleSet
+from tests.builders import CLUB3, game_post
 
 pytestmark = pytest.mark.django_db
 
@@ -187,3 +187,120 @@ def test_english_pages_write_seats_as_letters_and_chombo_with_a_space(
     record = organizer_client.get(f"/members/{east.pk}/").content.decode()
     assert "<td>E</td>" in record and "<td>東</td>" not in record
     assert "Chombo 1" in record and "Chombo1" not in record
+
+
+def new_game(client, meet, data):
+    return client.post(f"/meets/{meet.pk}/games/new/", data)
+
+
+def in_hundreds(club_rule, **overrides):
+    """The issue's table typed in hundreds: 38 (meant 380), 240, 240, 北 blank."""
+    scores = {"score_0": "38", "score_1": "240", "score_2": "240", "score_3": ""}
+    return {**game_post(club_rule, **{**scores, **overrides}), "unit": "hundreds"}
+
+
+class TestPlausibility:
+    """Issue 28, 7: a mistyped digit absorbed by the blank seat is asked about before saving
+    (the rule: scoring.rules.doubtful_scores); a warning with 「このまま保存」, not a refusal."""
+
+    def test_the_live_check_warns_of_the_issues_case(self, organizer_client, meet, club_rule):
+        html = live_check(organizer_client, meet, in_hundreds(club_rule))
+        assert "合計 120,000 点 ✓" in html
+        assert (
+            "北：68,200 点（空欄から計算）は、入力された点数から 30,000 点以上離れています" in html
+        )
+        assert 'name="confirm_scores"' in html
+        # The settlement is shown all the same: it is a warning.
+        assert "北村 三郎" in html and "+" in html
+
+    def test_the_live_check_warns_of_a_score_under_1000(self, organizer_client, meet, club_rule):
+        html = live_check(organizer_client, meet, in_hundreds(club_rule, score_0="5"))
+        assert "東：500 点は 1,000 点未満です" in html
+
+    def test_an_ordinary_game_has_no_warning(self, organizer_client, meet, club_rule):
+        html = live_check(organizer_client, meet, game_post(club_rule))
+        assert "confirm_scores" not in html and "離れています" not in html
+
+    def test_saving_asks_first_then_saves_when_ticked(self, organizer_client, meet, club_rule):
+        response = new_game(organizer_client, meet, in_hundreds(club_rule))
+        assert response.status_code == 400
+        html = response.content.decode()
+        assert "北：68,200 点（空欄から計算）" in html
+        assert "点数を確かめるか、「このまま保存」にチェックしてください。" in html
+        assert not Hanchan.objects.exists()
+        data = {**in_hundreds(club_rule), "confirm_scores": "on"}
+        assert new_game(organizer_client, meet, data).status_code == 302
+        game = Hanchan.objects.get()
+        assert [r.score for r in game.results.order_by("seat")] == [3_800, 24_000, 24_000, 68_200]
+
+    def test_an_ordinary_game_saves_at_once(self, organizer_client, meet, club_rule):
+        assert new_game(organizer_client, meet, game_post(club_rule)).status_code == 302
+
+
+class TestDepositsInTheScoresUnit:
+    """Issue 28, 8: 預かり is read in the unit the scores are typed in, and a wrong 預かり is
+    said of 預かり, not of the blank seat."""
+
+    def test_deposits_typed_in_hundreds(self, organizer_client, meet, club_rule):
+        data = in_hundreds(club_rule, score_0="326", score_1="300", score_2="300")
+        html = live_check(organizer_client, meet, {**data, "deposits_held": "10"})
+        assert "北：26,400 点" in html and "100 点単位ではありません" not in html
+        assert new_game(organizer_client, meet, {**data, "deposits_held": "10"}).status_code == 302
+        game = Hanchan.objects.get()
+        assert game.deposits_held == 1_000
+        assert game.results.get(seat=3).score == 26_400
+
+    def test_a_wrong_deposit_names_the_deposits(self, organizer_client, meet, club_rule):
+        data = {**game_post(club_rule), "deposits_held": "10"}  # in points
+        html = live_check(organizer_client, meet, data)
+        assert "預かり：10 点は 1,000 点単位ではありません。" in html
+        assert "北：" not in html
+        response = new_game(organizer_client, meet, data)
+        assert response.status_code == 400
+        assert "預かり：10 点は 1,000 点単位ではありません。" in response.content.decode()
+
+
+class TestUnitKeptWithTheLogin:
+    """Issue 28, 9: the 百点単位 choice lasts beyond the session."""
+
+    def test_the_unit_survives_a_new_session(self, alice, meet, club_rule):
+        first = Client()
+        first.force_login(alice)
+        data = in_hundreds(club_rule, score_0="326", score_1="300", score_2="300")
+        assert new_game(first, meet, data).status_code == 302
+        first.logout()
+        second = Client()
+        second.force_login(alice)
+        html = second.get(f"/meets/{meet.pk}/games/new/?table=3").content.decode()
+        assert 'value="hundreds" id="id_unit_1" required checked' in html
+
+
+class TestThreePlayers:
+    """Issue 28, 11: no 北 row under a 3-player rule set; the edit form checks at once."""
+
+    def test_a_three_player_rule_hides_the_north_rows(self, organizer_client, meet):
+        three = RuleSet.objects.get(name=CLUB3)
+        meet.rule_set = three
+        meet.save()
+        html = organizer_client.get(f"/meets/{meet.pk}/games/new/").content.decode()
+        assert html.count('<tr data-seat="3" hidden>') == 2
+        assert '<tr data-seat="2">' in html
+
+    def test_a_four_player_rule_shows_them(self, organizer_client, meet):
+        html = organizer_client.get(f"/meets/{meet.pk}/games/new/").content.decode()
+        assert html.count('<tr data-seat="3">') == 2
+
+    def test_the_edit_forms_live_check_is_there_at_load(self, organizer_client, recorded_game):
+        html = organizer_client.get(f"/games/{recorded_game.pk}/edit/").content.decode()
+        settlement = html.split('id="settlement"', 1)[1].split("</section>", 1)[0]
+        assert "合計 120,000 点 ✓" in settlement
+        assert "北村 三郎" in settlement and "+32.6" in settlement
+
+
+class TestNamesOnTheExtraRows:
+    """Issue 28, 6: the 錯和 and 満貫以上 rows say whose they are."""
+
+    def test_the_extras_rows_carry_the_players_names(self, organizer_client, recorded_game):
+        html = organizer_client.get(f"/games/{recorded_game.pk}/edit/").content.decode()
+        extras = html.split('class="card extras"', 1)[1]
+        assert '西 <span class="seat-name" data-seat="2">西川 次郎</span>' in extras

@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from scoring import rules
 from scoring.rules import (
     InvalidGame,
     RuleParams,
@@ -386,3 +387,42 @@ def test_table_balance_and_remaining_score():
     assert table_balance(CLUB, [33_000, 30_000, 28_000, 27_000], deposits_held=2_000) == 0
     assert remaining_score(CLUB, [32_600, 30_000, 30_000]) == 27_400
     assert remaining_score(PARLOR3, [50_000, 25_000]) == 15_000
+
+
+# Issue 28, 7: the plausibility warning's rule (scoring.rules.doubtful_scores), case by case.
+# Scores by seat 東 南 西 北; ``filled``: the seat filled in from the table total, if any.
+DOUBTS = [
+    # The issue's case: in hundreds, 38 (meant 380), 240, 240, 北 blank → 68,200 filled in.
+    ([3_800, 24_000, 24_000, 68_200], 3, [(3, "far")]),
+    # Points: 30000 typed as 3000 → the blank 北 takes the 27,000 dropped.
+    ([30_000, 25_000, 3_000, 62_000], 3, [(3, "far")]),
+    # The other way: one typed score too high pushes the filled one far below.
+    ([70_000, 60_000, 24_000, -34_000], 3, [(3, "under")]),
+    ([45_000, 44_000, 43_000, -12_000], 3, [(3, "under")]),
+    ([52_000, 51_000, 50_000, 18_000 - 51_000], None, [(3, "under")]),
+    # An extra digit in hundreds: 3800 for 380 → 380,000; the blank goes far negative.
+    ([380_000, 24_000, 24_000, -308_000], 3, [(0, "over"), (3, "under")]),
+    # Under 1,000 or over 100,000 wherever it is, typed or filled in.
+    ([500, 40_000, 40_000, 39_500], None, [(0, "under")]),
+    ([0, 40_000, 40_000, 40_000], None, [(0, "under")]),
+    ([-1_200, 50_000, 40_000, 31_200], None, [(0, "under")]),
+    ([101_000, 10_000, 5_000, 4_000], None, [(0, "over")]),
+    # Let through: ordinary games, edges of the rule.
+    ([45_000, 30_000, 25_000, 20_000], 3, []),
+    ([32_600, 30_000, 30_000, 27_400], 3, []),
+    ([1_000, 100_000, 10_000, 9_000], None, []),  # 1,000 and 100,000 themselves pass
+    ([24_000, 24_000, 18_000, 54_000], 3, []),  # exactly 30,000 above the highest typed
+    ([30_000, 22_000, 12_000, 56_000], 3, []),  # a big top, within 30,000 of the typed
+    ([40_000, 39_000, 39_000, 2_000], 3, [(3, "far")]),  # 37,000 below the lowest typed
+    ([68_200, 24_000, 24_000, 3_800], None, []),  # all typed: only the bounds apply
+    ([65_000, 15_000, 15_000, 25_000], 0, [(0, "far")]),  # a filled-in top far above
+    ([41_000, 35_000, 29_000], 2, []),  # three players (35,000 each)
+    ([75_000, 20_000, 10_000], 0, [(0, "far")]),
+]
+
+
+@pytest.mark.parametrize(("scores", "filled", "doubts"), DOUBTS)
+def test_doubtful_scores(scores, filled, doubts):
+    found = rules.doubtful_scores(dict(enumerate(scores)), filled)
+    assert [(d.seat, d.doubt.value) for d in found] == doubts
+    assert all(d.score == scores[d.seat] for d in found)
