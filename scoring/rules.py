@@ -336,8 +336,9 @@ def remaining_score(params: RuleParams, scores: Sequence[int], deposits_held: in
 
 
 LIKELY_SCORES = (1_000, 100_000)
-"""A score under 1,000 or over 100,000 points is possible (箱割れ, a huge top) but rare: the
-game form asks before saving it (``doubtful_scores``)."""
+"""A score from 0 to under 1,000 or over 100,000 points is possible (a near-bust, a huge top)
+but rare: the game form asks before saving it (``doubtful_scores``). A bust (below zero) is
+not rare enough to ask about."""
 
 FILLED_GAP = 30_000
 """A score filled in from the table total that lies more than this many points beyond every
@@ -368,9 +369,12 @@ def doubtful_scores(scores: dict[int, int], filled_seat: int | None = None) -> l
 
     The rule, by seat (``scores``: seat → points, the filled-in one included):
 
-    - any score under 1,000 (``Doubt.UNDER``; 0 and 箱割れ's negative scores too) or over
-      100,000 points (``Doubt.OVER``): ``LIKELY_SCORES``;
-    - the score filled in from the table total (``filled_seat``), when it is neither, and is
+    - any score from 0 to under 1,000 (``Doubt.UNDER``) or over 100,000 points
+      (``Doubt.OVER``): ``LIKELY_SCORES``. A negative score is not asked about for itself: the
+      club's sheet (002) says 「④箱割れとなっても局は継続します。」, so a bust is an ordinary end
+      of a game, and its minus sign is typed on purpose;
+    - the score filled in from the table total (``filled_seat``, a bust too), when it is not
+      asked about already, and is
       more than 30,000 points (``FILLED_GAP``) above the highest typed score or below the
       lowest (``Doubt.FAR``): a digit dropped or added in one typed score moves the blank
       seat's score by tens of thousands, and the total still checks.
@@ -381,7 +385,7 @@ def doubtful_scores(scores: dict[int, int], filled_seat: int | None = None) -> l
     low, high = LIKELY_SCORES
     doubts: list[DoubtfulScore] = []
     for seat, score in sorted(scores.items()):
-        if score < low:
+        if 0 <= score < low:
             doubts.append(DoubtfulScore(seat, score, Doubt.UNDER))
         elif score > high:
             doubts.append(DoubtfulScore(seat, score, Doubt.OVER))

@@ -338,8 +338,8 @@ def test_the_form_and_the_import_read_the_same_notations(
 ):
     names = [p.name for p in people[:4]]
     scores = ["63200", "30000", "30000", notation]
-    # A score under 1,000 is saved once 「このまま保存」 is ticked (issue 28, 7).
-    data = game_post_for(club_rule, names, scores, table=1, confirm_scores="on")
+    # A bust (箱割れ) typed with its minus sign is saved without 「このまま保存」 (issue 28, 7).
+    data = game_post_for(club_rule, names, scores, table=1)
     response = organizer_client.post(f"/meets/{bare_meet.pk}/games/new/", data)
     assert response.status_code == 302, response.content.decode()[:2000]
     assert Hanchan.objects.get().results.get(seat=3).score == -3_200
