@@ -6,6 +6,7 @@ from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.core.files.uploadedfile import UploadedFile
 from django.forms.formsets import INITIAL_FORM_COUNT, TOTAL_FORM_COUNT, ManagementForm
 from django.utils import formats, timezone
 from django.utils.functional import cached_property
@@ -13,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 
 from members.models import Member, no_control_characters
 from scoring import rules
-from scoring.models import Hanchan, Meet, PlayerEntry, RuleSet
+from scoring.models import DrawMode, Hanchan, Meet, PlayerEntry, RuleSet
 from scoring.notation import (
     MEET_DATES,
     MEET_WEEKDAYS,
@@ -24,6 +25,7 @@ from scoring.notation import (
     parse_score,
     seat_label,
 )
+from scoring.sheets import MAX_BYTES, too_large
 
 
 class RuleSetCopyForm(forms.Form):
@@ -504,3 +506,48 @@ def initial_for_game(game: Hanchan) -> dict[str, Any]:
         for seat in range(len(Seat))
     ]
     return initial
+
+
+SEED_LIMIT = 10**9
+
+
+class DrawForm(forms.Form):
+    """Draw the rounds from ``from_round`` on; the seed is chosen at random when not given."""
+
+    draw_mode = forms.ChoiceField(
+        label=_("When the attendance is not a multiple of 4"),
+        choices=DrawMode.choices,
+    )
+    from_round = forms.IntegerField(
+        label=_("From round"), min_value=1, max_value=Meet.ROUNDS, initial=1
+    )
+    seed = forms.IntegerField(label=_("Seed"), min_value=0, max_value=SEED_LIMIT, required=False)
+
+
+class ImportForm(forms.Form):
+    file = forms.FileField(
+        label=_("Record sheet (CSV or Excel)"),
+        help_text=_(
+            "CSV in UTF-8 or Shift_JIS, Excel's Unicode text (tab-separated), or an XLSX file "
+            "(its first sheet)."
+        ),
+    )
+    create_members = forms.BooleanField(
+        label=_("Add members for names not in the club yet"), required=False
+    )
+    rule_set = IdChoiceField(
+        label=_("Rule set of new meets"),
+        queryset=RuleSet.objects.all(),
+        required=False,
+        empty_label=None,
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["rule_set"].initial = RuleSet.objects.filter(is_default=True).first()
+
+    def clean_file(self) -> UploadedFile[bytes]:
+        upload: UploadedFile[bytes] = self.cleaned_data["file"]
+        if upload.size is not None and upload.size > MAX_BYTES:  # refused before it is read
+            raise ValidationError(too_large(upload.size))
+        return upload

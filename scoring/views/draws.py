@@ -6,7 +6,6 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 
-from django import forms
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -15,11 +14,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST, require_safe
 
 from members.models import Member
 from members.roles import organizer_required
+from scoring.forms import SEED_LIMIT, DrawForm
 from scoring.meet_draw import (
     DrawnTable,
     MeetDraw,
@@ -29,27 +28,10 @@ from scoring.meet_draw import (
     substitutes,
     three_player_rule_set,
 )
-from scoring.models import DrawMode, Meet
+from scoring.models import Meet
 from scoring.notation import meet_date
 from scoring.reports import weasy
 from scoring.standings import MeetSheet, SheetGame
-
-SEED_LIMIT = 10**9
-
-
-class DrawForm(forms.Form):
-    """Draw the rounds from ``from_round`` on; the seed is chosen at random when not given."""
-
-    draw_mode = forms.ChoiceField(
-        label=gettext_lazy("When the attendance is not a multiple of 4"),
-        choices=DrawMode.choices,
-    )
-    from_round = forms.IntegerField(
-        label=gettext_lazy("From round"), min_value=1, max_value=Meet.ROUNDS, initial=1
-    )
-    seed = forms.IntegerField(
-        label=gettext_lazy("Seed"), min_value=0, max_value=SEED_LIMIT, required=False
-    )
 
 
 @dataclass(frozen=True)
