@@ -16,17 +16,16 @@ from scoring.forms import (
     MeetForm,
     ReopenForm,
 )
-from scoring.models import Meet
+from scoring.models import Hanchan, Meet
 from scoring.standings import meet_sheet
 from scoring.views.draws import meet_draw_context
-from scoring.views.games import games_with_results
 
 
 @require_safe
 def home(request: HttpRequest) -> HttpResponse:
     """The latest meet's games, and the meets before it (with their number of games)."""
     meets = Meet.objects.select_related("rule_set").order_by("-date", "kind")
-    latest = meets.prefetch_related(Prefetch("hanchans", games_with_results())).first()
+    latest = meets.prefetch_related(Prefetch("hanchans", Hanchan.objects.with_results())).first()
     # annotate() with Count drops Meta.ordering (GROUP BY): the order is given again here.
     earlier = (
         meets.annotate(games=Count("hanchans")).order_by("-date", "kind")[1:6] if latest else []
