@@ -13,12 +13,20 @@ from django.views.decorators.http import require_POST, require_safe
 
 from members.roles import organizer_required
 from scoring.forms import (
+    DrawForm,
     MeetForm,
     ReopenForm,
 )
+from scoring.meet_draw import (
+    draw_out_of_date,
+    first_round_not_started,
+    grid_with_draw,
+    redraw_from,
+    sheet_started_rounds,
+    stored_draw,
+)
 from scoring.models import Hanchan, Meet
-from scoring.standings import meet_sheet
-from scoring.views.draws import meet_draw_context
+from scoring.standings import MeetSheet, meet_sheet
 
 
 @require_safe
@@ -85,9 +93,24 @@ def meet_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "meet": meet,
             "sheet": sheet,
             "downloads": [(_("Meet sheet (PDF)"), reverse("scoring:meet-pdf", args=[meet.pk]))],
-            **meet_draw_context(meet, sheet),
+            **_draw_context(meet, sheet),
         },
     )
+
+
+def _draw_context(meet: Meet, sheet: MeetSheet) -> dict[str, object]:
+    """What the meet page adds for the draw: the grid with the drawn tables, the draw form."""
+    drawn = stored_draw(meet)
+    started = sheet_started_rounds(sheet)
+    return {
+        "drawn": drawn,
+        "draw_out_of_date": draw_out_of_date(meet, drawn, started),
+        "grid": grid_with_draw(sheet, drawn),
+        "draw_form": DrawForm(
+            initial={"draw_mode": meet.draw_mode, "from_round": redraw_from(started)}
+        ),
+        "can_draw": first_round_not_started(started) is not None,
+    }
 
 
 @organizer_required
