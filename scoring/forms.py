@@ -6,14 +6,17 @@ from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.core.files.uploadedfile import UploadedFile
 from django.forms.formsets import INITIAL_FORM_COUNT, TOTAL_FORM_COUNT, ManagementForm
+from django.http import Http404, HttpRequest
 from django.utils import formats, timezone
 from django.utils.functional import cached_property
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from members.models import Member, no_control_characters
 from scoring import rules
-from scoring.models import Hanchan, Meet, PlayerEntry, RuleSet
+from scoring.models import DrawMode, Hanchan, Meet, PlayerEntry, RuleSet, StandingsGroup
 from scoring.notation import (
     MEET_DATES,
     MEET_WEEKDAYS,
@@ -24,6 +27,8 @@ from scoring.notation import (
     parse_score,
     seat_label,
 )
+from scoring.sheets import MAX_BYTES, too_large
+from scoring.standings import Filters, Period, PeriodOutOfRange
 
 
 class RuleSetCopyForm(forms.Form):
@@ -599,3 +604,88 @@ def initial_for_game(game: Hanchan) -> dict[str, Any]:
         for seat in range(len(Seat))
     ]
     return initial
+
+
+SEED_LIMIT = 10**9
+
+
+class DrawForm(forms.Form):
+    """Draw the rounds from ``from_round`` on; the seed is chosen at random when not given."""
+
+    draw_mode = forms.ChoiceField(
+        label=_("When the attendance is not a multiple of 4"),
+        choices=DrawMode.choices,
+    )
+    from_round = forms.IntegerField(
+        label=_("From round"), min_value=1, max_value=Meet.ROUNDS, initial=1
+    )
+    seed = forms.IntegerField(label=_("Seed"), min_value=0, max_value=SEED_LIMIT, required=False)
+
+
+class ImportForm(forms.Form):
+    file = forms.FileField(
+        label=_("Record sheet (CSV or Excel)"),
+        help_text=_(
+            "CSV in UTF-8 or Shift_JIS, Excel's Unicode text (tab-separated), or an XLSX file "
+            "(its first sheet)."
+        ),
+    )
+    create_members = forms.BooleanField(
+        label=_("Add members for names not in the club yet"), required=False
+    )
+    rule_set = IdChoiceField(
+        label=_("Rule set of new meets"),
+        queryset=RuleSet.objects.all(),
+        required=False,
+        empty_label=None,
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["rule_set"].initial = RuleSet.objects.filter(is_default=True).first()
+
+    def clean_file(self) -> UploadedFile[bytes]:
+        upload: UploadedFile[bytes] = self.cleaned_data["file"]
+        if upload.size is not None and upload.size > MAX_BYTES:  # refused before it is read
+            raise ValidationError(too_large(upload.size))
+        return upload
+
+
+def _number(text: str | None) -> int | None:
+    """A whole number from the query string, or None (``"²".isdigit()`` is true; int fails)."""
+    if text and re.fullmatch(r"[0-9]{1,9}", text):
+        return int(text)
+    return None
+
+
+def filters_from(request: HttpRequest) -> Filters:
+    """Read period, kind, standings group, rule set and the minimum of games from the query
+    string.
+
+    A period reaching outside the years a meet may have (FY9998) answers 404. Anything
+    unreadable falls back to its default: the half-year of the latest meet, every kind, the
+    club's group, all its rule sets, no minimum. A rule set of another group than the one
+    named is ignored.
+    """
+    params = request.GET
+    try:
+        period = Period.parse(params["period"])
+    except PeriodOutOfRange:
+        message = gettext("There is no such period: %(period)s") % {"period": params["period"]}
+        raise Http404(message) from None
+    except (KeyError, ValueError):
+        latest = Meet.objects.order_by("-date").values_list("date", flat=True).first()
+        period = Period.containing(latest or timezone.localdate())
+    kind = params.get("kind", "")
+    if kind not in MeetKind.values:
+        kind = ""
+    group = None
+    if (group_pk := _number(params.get("group"))) is not None:
+        group = StandingsGroup.objects.filter(pk=group_pk).first()
+    rule_set = None
+    if (rule_pk := _number(params.get("rule"))) is not None:
+        rule_set = RuleSet.objects.select_related("group").filter(pk=rule_pk).first()
+        if rule_set is not None and group is not None and rule_set.group_id != group.pk:
+            rule_set = None
+    min_games = min(_number(params.get("min")) or 0, 999)
+    return Filters(period=period, kind=kind, group=group, rule_set=rule_set, min_games=min_games)

@@ -19,17 +19,19 @@ with the meet by ``save_draw`` (one ``DrawnPlace`` row per player per round, wit
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from members.models import Member
 from scoring import draw
 from scoring.models import DrawnPlace, Hanchan, HanchanResult, Meet, RuleSet
+from scoring.standings import MeetSheet, SheetGame, meet_sheet
 
 RECENT_MEETS = len(draw.RECENCY_WEIGHTS)
 
@@ -86,6 +88,24 @@ def three_player_rule_set(meet: Meet) -> RuleSet | None:
 
 def started_rounds(meet: Meet) -> set[int]:
     return set(Hanchan.objects.filter(meet=meet).values_list("round_no", flat=True))
+
+
+def sheet_started_rounds(sheet: MeetSheet) -> set[int]:
+    """``started_rounds`` read from a meet's sheet (no query): the rounds with a game."""
+    return {r.round_no for r in sheet.rounds if r.games}
+
+
+def first_round_not_started(started: Iterable[int]) -> int | None:
+    """The round after the last one started (``started_rounds``): the first a redraw may draw
+    again; None when every round of the club's (``Meet.ROUNDS``) has started."""
+    after = max(started, default=0) + 1
+    return after if after <= Meet.ROUNDS else None
+
+
+def redraw_from(started: Iterable[int]) -> int:
+    """The round a redraw starts from unless told: the first round not started, or the last
+    round when every round has (``make_draw`` then refuses it as started)."""
+    return first_round_not_started(started) or Meet.ROUNDS
 
 
 def refuse_started(meet: Meet, first: int) -> None:
@@ -297,3 +317,134 @@ def substitutes(
     gone = [name for pk, name in drawn if pk not in played_ids]
     came = [name for pk, name in played if pk not in drawn_ids]
     return list(zip(gone, came, strict=False))
+
+
+@dataclass(frozen=True)
+class DrawnGridCell:
+    """A cell of the meet page's grid: a cell of the sheet's grid (``SheetGridCell``: the game
+    entered there) with the draw in it: the drawn table, and who played instead of a drawn
+    player (代打)."""
+
+    table_no: int
+    game: SheetGame | None
+    drawn: DrawnTable | None
+    substitutes: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class DrawnGridRow:
+    """A round of the meet page's grid: its cells with the draw, and who the draw sits out."""
+
+    round_no: int
+    cells: tuple[DrawnGridCell, ...]
+    sitting_out: tuple[str, ...]
+
+
+def grid_with_draw(sheet: MeetSheet, drawn: MeetDraw | None) -> list[DrawnGridRow]:
+    """The meet's grid (rounds × tables) with the drawn tables in it: every drawn table has a
+    cell, and a game at a drawn table names its substitutes."""
+    tables = max(sheet.tables, drawn.tables if drawn else 0)
+    games = {(g.round_no, g.table_no): g for r in sheet.rounds for g in r.games}
+    rows = []
+    for row in sheet.grid:
+        cells = []
+        for table_no in range(1, tables + 1):
+            game = games.get((row.round_no, table_no))
+            table = drawn.table(row.round_no, table_no) if drawn else None
+            subs: tuple[tuple[str, str], ...] = ()
+            if game is not None and table is not None:
+                subs = tuple(
+                    substitutes(
+                        [(m.pk, m.name) for m in table.players],
+                        [(line.member_id, line.name) for line in game.lines],
+                    )
+                )
+            cells.append(DrawnGridCell(table_no, game, table, subs))
+        out = next(
+            (r.sitting_out for r in (drawn.rounds if drawn else ()) if r.round_no == row.round_no),
+            (),
+        )
+        rows.append(
+            DrawnGridRow(
+                row.round_no,
+                tuple(cells),
+                tuple(m.name for m in out),
+            )
+        )
+    return rows
+
+
+@dataclass(frozen=True)
+class OutOfDate:
+    """Who the draw's rounds not yet started seat but no longer attend, and who attends but
+    has no place in them (the attendance changed after the draw)."""
+
+    gone: tuple[Member, ...]
+    missing: tuple[Member, ...]
+
+
+def draw_out_of_date(meet: Meet, drawn: MeetDraw | None, started: set[int]) -> OutOfDate | None:
+    waiting = [r for r in drawn.rounds if r.round_no not in started] if drawn else []
+    if not waiting:
+        return None
+    attending = set(meet.attendees.all())
+    placed = {m for r in waiting for t in r.tables for m in t.players} | {
+        m for r in waiting for m in r.sitting_out
+    }
+    gone, missing = placed - attending, attending - placed
+    if not gone and not missing:
+        return None
+    return OutOfDate(
+        tuple(sorted(gone, key=lambda m: m.furigana)),
+        tuple(sorted(missing, key=lambda m: m.furigana)),
+    )
+
+
+# 確定する names what is missing before it finalises (issue 28, 5).
+
+
+def missing_tables(meet: Meet) -> list[tuple[int, int]]:
+    """The tables (round, table) a meet is missing a game at, for 確定する to name.
+
+    A drawn round must have a game at each of its drawn tables (a substitute's game counts;
+    a sit-out is no table). A round not drawn, up to the club's ``Meet.ROUNDS``, must fill its
+    row of the grid: the tables of the attendance, and any table entered in another round. An
+    extra round (4回戦 on) is played by whoever wants to: nothing is missing there."""
+    drawn = stored_draw(meet)
+    drawn_rounds = {r.round_no for r in drawn.rounds} if drawn else set()
+    missing = []
+    for row in grid_with_draw(meet_sheet(meet, day_standings=False), drawn):
+        for cell in row.cells:
+            if row.round_no in drawn_rounds:
+                expected = cell.drawn is not None
+            else:
+                expected = row.round_no <= Meet.ROUNDS
+            if expected and cell.game is None:
+                missing.append((row.round_no, cell.table_no))
+    return missing
+
+
+def missing_key(missing: list[tuple[int, int]]) -> str:
+    """The missing tables as the confirmation form carries them: ``3-2,3-4``."""
+    return ",".join(f"{r}-{t}" for r, t in missing)
+
+
+def parse_missing_key(text: str) -> set[tuple[int, int]]:
+    """What ``missing_key`` wrote; anything else is taken as nothing confirmed."""
+    found = set()
+    for part in text.split(",") if text else ():
+        r, sep, t = part.partition("-")
+        if not (sep and r.isascii() and r.isdigit() and t.isascii() and t.isdigit()):
+            return set()
+        if len(r) > 3 or len(t) > 3:
+            return set()
+        found.add((int(r), int(t)))
+    return found
+
+
+def missing_text(missing: list[tuple[int, int]]) -> str:
+    """「1回戦 2卓、3回戦 2卓 が未入力です。」"""
+    tables = pgettext("list separator", ", ").join(
+        _("Round %(round)s table %(table)s") % {"round": r, "table": t} for r, t in missing
+    )
+    return _("%(tables)s not entered yet.") % {"tables": tables}

@@ -78,6 +78,14 @@ class PlayerEntry:
 
 
 class HanchanQuerySet(models.QuerySet["Hanchan"]):
+    def with_results(self) -> HanchanQuerySet:
+        """The games round by round and table by table, each with its results in seat order
+        (their members and big hands fetched with them): what a page listing games shows."""
+        results = HanchanResult.objects.select_related("member").prefetch_related("big_hands")
+        return self.order_by("round_no", "table_no").prefetch_related(
+            models.Prefetch("results", queryset=results.order_by("seat"))
+        )
+
     def disagreeing(self) -> list[tuple[Hanchan, str]]:
         """Games whose stored results are not what ``rules.settle`` gives for their stored
         scores under their own rule set, each with what differs. Empty is the invariant."""

@@ -52,17 +52,20 @@ class SheetRound:
 
 
 @dataclass(frozen=True)
-class SheetCell:
-    """One table of one round of a meet's grid, with its game or None when not entered."""
+class SheetGridCell:
+    """One table of one round of a meet's sheet, with its game or None when not entered (the
+    meet page's grid adds the draw to it: ``meet_draw.DrawnGridCell``)."""
 
     table_no: int
     game: SheetGame | None
 
 
 @dataclass(frozen=True)
-class GridRound:
+class SheetGridRow:
+    """One round of a meet's sheet, a cell a table."""
+
     round_no: int
-    cells: tuple[SheetCell, ...]
+    cells: tuple[SheetGridCell, ...]
 
 
 @dataclass(frozen=True)
@@ -77,13 +80,15 @@ class MeetSheet:
     day_rows: list[StandingRow]  # the day's standings (empty when not asked for)
 
     @property
-    def grid(self) -> list[GridRound]:
+    def grid(self) -> list[SheetGridRow]:
         """Every round × every table, the game where one was entered."""
         games = {(g.round_no, g.table_no): g for r in self.rounds for g in r.games}
         return [
-            GridRound(
+            SheetGridRow(
                 round_no,
-                tuple(SheetCell(t, games.get((round_no, t))) for t in range(1, self.tables + 1)),
+                tuple(
+                    SheetGridCell(t, games.get((round_no, t))) for t in range(1, self.tables + 1)
+                ),
             )
             for round_no in range(1, self.round_count + 1)
         ]

@@ -27,6 +27,7 @@ from django_htmx.middleware import HtmxDetails
 
 from members.models import Member
 from members.roles import is_organizer
+from scoring.forms import filters_from
 from scoring.models import Meet, Report, ReportStatus
 from scoring.reports import kept_files, where_kept
 from scoring.reports.making import (
@@ -40,7 +41,6 @@ from scoring.reports.making import (
     take_up,
 )
 from scoring.standings import Filters
-from scoring.views.standings import filters_from
 
 
 class HtmxHttpRequest(HttpRequest):

@@ -11,7 +11,6 @@ from django.contrib.auth.decorators import login_not_required
 from django.contrib.auth.views import redirect_to_login
 from django.contrib.messages.storage.base import BaseStorage
 from django.core.exceptions import ValidationError
-from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render, resolve_url
 from django.utils.translation import gettext as _
@@ -27,15 +26,8 @@ from scoring.forms import (
 )
 from scoring.history import game_history
 from scoring.meet_draw import drawn_table, three_player_rule_set
-from scoring.models import EntryPreference, Hanchan, HanchanResult, Meet, RuleSet
+from scoring.models import EntryPreference, Hanchan, Meet, RuleSet
 from shirakaba.middleware import HtmxHttpRequest
-
-
-def games_with_results() -> Any:
-    results = HanchanResult.objects.select_related("member").prefetch_related("big_hands")
-    return Hanchan.objects.order_by("round_no", "table_no").prefetch_related(
-        Prefetch("results", queryset=results.order_by("seat"))
-    )
 
 
 def _live_check_signed_in(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -185,7 +177,9 @@ def _members_for_typeahead(meet: Meet) -> list[Member]:
 
 @require_safe
 def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    game = get_object_or_404(games_with_results().select_related("meet", "rule_set"), pk=pk)
+    game = get_object_or_404(
+        Hanchan.objects.with_results().select_related("meet", "rule_set"), pk=pk
+    )
     return render(
         request, "scoring/game_detail.html", {"game": game, "history": game_history(game)}
     )

@@ -13,57 +13,24 @@ import secrets
 import time
 from datetime import date
 from pathlib import Path
-from typing import Any
 
-from django import forms
 from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.core.files.uploadedfile import UploadedFile
 from django.db import IntegrityError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from members.roles import organizer_required
-from scoring.forms import IdChoiceField
+from scoring.forms import ImportForm
 from scoring.imports import ImportPlan, ImportRefused, import_results, plan_import
 from scoring.models import RuleSet
 from scoring.notation import KIND_LABELS, MeetKind
-from scoring.sheets import MAX_BYTES, too_large
+from scoring.sheets import MAX_BYTES
 
 SESSION_KEY = "pending_import"
-
-
-class ImportForm(forms.Form):
-    file = forms.FileField(
-        label=gettext_lazy("Record sheet (CSV or Excel)"),
-        help_text=gettext_lazy(
-            "CSV in UTF-8 or Shift_JIS, Excel's Unicode text (tab-separated), or an XLSX file "
-            "(its first sheet)."
-        ),
-    )
-    create_members = forms.BooleanField(
-        label=gettext_lazy("Add members for names not in the club yet"), required=False
-    )
-    rule_set = IdChoiceField(
-        label=gettext_lazy("Rule set of new meets"),
-        queryset=RuleSet.objects.all(),
-        required=False,
-        empty_label=None,
-    )
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.fields["rule_set"].initial = RuleSet.objects.filter(is_default=True).first()
-
-    def clean_file(self) -> UploadedFile[bytes]:
-        upload: UploadedFile[bytes] = self.cleaned_data["file"]
-        if upload.size is not None and upload.size > MAX_BYTES:  # refused before it is read
-            raise ValidationError(too_large(upload.size))
-        return upload
 
 
 def _pending_dir() -> Path:

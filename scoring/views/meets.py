@@ -10,26 +10,35 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
 from django.views.decorators.http import require_safe
 
 from members.roles import organizer_required
 from scoring.forms import (
+    DrawForm,
     MeetForm,
     ReopenForm,
 )
-from scoring.meet_draw import stored_draw
-from scoring.models import Meet
-from scoring.standings import meet_sheet
-from scoring.views.draws import grid_with_draw, meet_draw_context
-from scoring.views.games import games_with_results
+from scoring.meet_draw import (
+    draw_out_of_date,
+    first_round_not_started,
+    grid_with_draw,
+    missing_key,
+    missing_tables,
+    missing_text,
+    parse_missing_key,
+    redraw_from,
+    sheet_started_rounds,
+    stored_draw,
+)
+from scoring.models import Hanchan, Meet
+from scoring.standings import MeetSheet, meet_sheet
 
 
 @require_safe
 def home(request: HttpRequest) -> HttpResponse:
     """The latest meet's games, and the meets before it (with their number of games)."""
     meets = Meet.objects.select_related("rule_set").order_by("-date", "kind")
-    latest = meets.prefetch_related(Prefetch("hanchans", games_with_results())).first()
+    latest = meets.prefetch_related(Prefetch("hanchans", Hanchan.objects.with_results())).first()
     # annotate() with Count drops Meta.ordering (GROUP BY): the order is given again here.
     earlier = (
         meets.annotate(games=Count("hanchans")).order_by("-date", "kind")[1:6] if latest else []
@@ -94,56 +103,24 @@ def meet_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "meet": meet,
             "sheet": sheet,
             "downloads": [(_("Meet sheet (PDF)"), reverse("scoring:meet-pdf", args=[meet.pk]))],
-            **meet_draw_context(meet, sheet),
+            **_draw_context(meet, sheet),
         },
     )
 
 
-def missing_tables(meet: Meet) -> list[tuple[int, int]]:
-    """The tables (round, table) a meet is missing a game at, for 確定する to name.
-
-    A drawn round must have a game at each of its drawn tables (a substitute's game counts;
-    a sit-out is no table). A round not drawn, up to the club's ``Meet.ROUNDS``, must fill its
-    row of the grid: the tables of the attendance, and any table entered in another round. An
-    extra round (4回戦 on) is played by whoever wants to: nothing is missing there."""
+def _draw_context(meet: Meet, sheet: MeetSheet) -> dict[str, object]:
+    """What the meet page adds for the draw: the grid with the drawn tables, the draw form."""
     drawn = stored_draw(meet)
-    drawn_rounds = {r.round_no for r in drawn.rounds} if drawn else set()
-    missing = []
-    for row in grid_with_draw(meet_sheet(meet, day_standings=False), drawn):
-        for cell in row.cells:
-            if row.round_no in drawn_rounds:
-                expected = cell.drawn is not None
-            else:
-                expected = row.round_no <= Meet.ROUNDS
-            if expected and cell.game is None:
-                missing.append((row.round_no, cell.table_no))
-    return missing
-
-
-def missing_key(missing: list[tuple[int, int]]) -> str:
-    """The missing tables as the confirmation form carries them: ``3-2,3-4``."""
-    return ",".join(f"{r}-{t}" for r, t in missing)
-
-
-def parse_missing_key(text: str) -> set[tuple[int, int]]:
-    """What ``missing_key`` wrote; anything else is taken as nothing confirmed."""
-    found = set()
-    for part in text.split(",") if text else ():
-        r, sep, t = part.partition("-")
-        if not (sep and r.isascii() and r.isdigit() and t.isascii() and t.isdigit()):
-            return set()
-        if len(r) > 3 or len(t) > 3:
-            return set()
-        found.add((int(r), int(t)))
-    return found
-
-
-def missing_text(missing: list[tuple[int, int]]) -> str:
-    """「1回戦 2卓、3回戦 2卓 が未入力です。」"""
-    tables = pgettext("list separator", ", ").join(
-        _("Round %(round)s table %(table)s") % {"round": r, "table": t} for r, t in missing
-    )
-    return _("%(tables)s not entered yet.") % {"tables": tables}
+    started = sheet_started_rounds(sheet)
+    return {
+        "drawn": drawn,
+        "draw_out_of_date": draw_out_of_date(meet, drawn, started),
+        "grid": grid_with_draw(sheet, drawn),
+        "draw_form": DrawForm(
+            initial={"draw_mode": meet.draw_mode, "from_round": redraw_from(started)}
+        ),
+        "can_draw": first_round_not_started(started) is not None,
+    }
 
 
 @organizer_required

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 from urllib.parse import urlencode
 
@@ -10,7 +9,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_not_required
 from django.contrib.auth.views import redirect_to_login
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -20,7 +19,8 @@ from django.views.decorators.vary import vary_on_headers
 
 from members.models import Member
 from members.roles import is_organizer, organizer_required
-from scoring.models import ClubSettings, Meet, RuleSet, StandingsGroup
+from scoring.forms import filters_from
+from scoring.models import ClubSettings, StandingsGroup
 from scoring.notation import MeetKind
 from scoring.reports.cells import lay_out
 from scoring.reports.charts import cumulative_chart, places_chart
@@ -30,7 +30,6 @@ from scoring.standings import (
     Medium,
     Period,
     PeriodKind,
-    PeriodOutOfRange,
     PlaceColumns,
     compute_standings,
     counts_wins,
@@ -41,46 +40,6 @@ from scoring.standings import (
     tied_note,
 )
 from shirakaba.middleware import HtmxHttpRequest
-
-
-def _number(text: str | None) -> int | None:
-    """A whole number from the query string, or None (``"²".isdigit()`` is true; int fails)."""
-    if text and re.fullmatch(r"[0-9]{1,9}", text):
-        return int(text)
-    return None
-
-
-def filters_from(request: HttpRequest) -> Filters:
-    """Read period, kind, standings group, rule set and the minimum of games from the query
-    string.
-
-    A period reaching outside the years a meet may have (FY9998) answers 404. Anything
-    unreadable falls back to its default: the half-year of the latest meet, every kind, the
-    club's group, all its rule sets, no minimum. A rule set of another group than the one
-    named is ignored.
-    """
-    params = request.GET
-    try:
-        period = Period.parse(params["period"])
-    except PeriodOutOfRange:
-        message = _("There is no such period: %(period)s") % {"period": params["period"]}
-        raise Http404(message) from None
-    except (KeyError, ValueError):
-        latest = Meet.objects.order_by("-date").values_list("date", flat=True).first()
-        period = Period.containing(latest or timezone.localdate())
-    kind = params.get("kind", "")
-    if kind not in MeetKind.values:
-        kind = ""
-    group = None
-    if (group_pk := _number(params.get("group"))) is not None:
-        group = StandingsGroup.objects.filter(pk=group_pk).first()
-    rule_set = None
-    if (rule_pk := _number(params.get("rule"))) is not None:
-        rule_set = RuleSet.objects.select_related("group").filter(pk=rule_pk).first()
-        if rule_set is not None and group is not None and rule_set.group_id != group.pk:
-            rule_set = None
-    min_games = min(_number(params.get("min")) or 0, 999)
-    return Filters(period=period, kind=kind, group=group, rule_set=rule_set, min_games=min_games)
 
 
 def query_for(filters: Filters, **changes: Any) -> str:

@@ -16,7 +16,14 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
-from scoring.meet_draw import MeetDraw, make_draw, save_draw, started_rounds, stored_draw
+from scoring.meet_draw import (
+    MeetDraw,
+    make_draw,
+    redraw_from,
+    save_draw,
+    started_rounds,
+    stored_draw,
+)
 from scoring.models import Meet
 from scoring.notation import MeetKind
 
@@ -53,9 +60,7 @@ class Command(BaseCommand):
         fresh = options["save"] or options["seed"] is not None or stored is None
         seed = options["seed"] if options["seed"] is not None else 0
         if fresh:
-            from_round = options["from_round"] or min(
-                max(started_rounds(meet), default=0) + 1, Meet.ROUNDS
-            )
+            from_round = options["from_round"] or redraw_from(started_rounds(meet))
             try:
                 drawn = make_draw(meet, seed=seed, from_round=from_round)
                 if options["save"]:

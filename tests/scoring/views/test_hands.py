@@ -8,7 +8,7 @@ from pypdf import PdfReader
 
 from scoring import hands
 from scoring.models import RuleSet
-from scoring.views.hands import score_table, system_for
+from scoring.reports.score_table import score_table, system_for
 
 pytestmark = pytest.mark.django_db
 
