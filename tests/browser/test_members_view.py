@@ -1,0 +1,67 @@
+"""A member on a phone (issue 28): 月間 from the half-year, the home page of a twelve-table
+meet, and the standings scrolled sideways."""
+
+from datetime import date
+
+import pytest
+from django.contrib.auth.models import Group, User
+from playwright.sync_api import Page, expect
+
+from members.models import Member
+from members.roles import MEMBER
+from scoring.models import Meet, RuleSet
+from tests.builders import play, sign_in
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+]
+
+PHONE = {"width": 390, "height": 844}
+SCORES = [40_000, 35_000, 25_000, 20_000]
+
+
+@pytest.fixture
+def twelve_tables() -> Member:
+    """下期 2026 with no meet in October: 2026-11-04 (one table) and 2026-11-18 (twelve
+    tables, 48 players). bob is the member 西川 次郎, at table 7 on the 18th and at the only
+    table on the 4th."""
+    user = User.objects.create_user("bob", password="bob-pass-123")
+    user.groups.add(Group.objects.get(name=MEMBER))
+    rule = RuleSet.objects.default()
+    people = [
+        Member.objects.create(name=f"会員 {n:02d}", furigana=f"かいいん {n}") for n in range(48)
+    ]
+    me = people[26]  # table 7, seat 3
+    me.name, me.user = "西川 次郎", user
+    me.save()
+    first = Meet.objects.create(date=date(2026, 11, 4), kind="wed", rule_set=rule)
+    play(first, 1, 1, rule, [me, *people[:3]], SCORES)
+    latest = Meet.objects.create(date=date(2026, 11, 18), kind="wed", rule_set=rule)
+    for table in range(12):
+        play(latest, table + 1, 1, rule, people[table * 4 : table * 4 + 4], SCORES)
+    return me
+
+
+def test_month_from_the_half_year_on_a_phone(page: Page, live_server, twelve_tables):
+    page.set_viewport_size(PHONE)
+    sign_in(page, live_server, "bob", "bob-pass-123")
+    page.get_by_text("メニュー", exact=True).click()
+    page.get_by_role("navigation", name="メインメニュー").get_by_role("link", name="成績表").click()
+    expect(page.locator(".period-label")).to_have_text("2026年度 下期（10月〜3月）")
+    page.get_by_role("link", name="月間").click()
+    expect(page.locator(".period-label")).to_have_text("2026年11月")
+    expect(page.get_by_text("この期間の対局はありません。")).to_have_count(0)
+    expect(page.locator("table.standings tbody tr")).to_have_count(48)
+
+    # The same from 自分の成績.
+    page.get_by_text("メニュー", exact=True).click()
+    menu = page.get_by_role("navigation", name="メインメニュー")
+    menu.get_by_role("link", name="自分の成績").click()
+    expect(page.get_by_role("heading", level=1)).to_contain_text("西川 次郎")
+    page.get_by_role("link", name="半期").click()
+    expect(page.locator(".period-label")).to_have_text("2026年度 下期（10月〜3月）")
+    page.get_by_role("link", name="月間").click()
+    expect(page.locator(".period-label")).to_have_text("2026年11月")
+    expect(page.get_by_text("この期間の対局はありません。")).to_have_count(0)
+    expect(page.locator(".summary")).to_contain_text("半荘数")
