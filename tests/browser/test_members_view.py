@@ -65,3 +65,40 @@ def test_month_from_the_half_year_on_a_phone(page: Page, live_server, twelve_tab
     expect(page.locator(".period-label")).to_have_text("2026年11月")
     expect(page.get_by_text("この期間の対局はありません。")).to_have_count(0)
     expect(page.locator(".summary")).to_contain_text("半荘数")
+
+
+def test_the_rank_and_name_stay_when_the_standings_scroll_sideways(
+    page: Page, live_server, twelve_tables
+):
+    page.set_viewport_size(PHONE)
+    sign_in(page, live_server, "bob", "bob-pass-123")
+    page.goto(f"{live_server.url}/standings/?period=2026-H2")
+    box = page.get_by_role("region", name="成績表")
+    width = box.evaluate("b => b.scrollWidth - b.clientWidth")
+    assert width > 200  # the table is wider than the phone: it scrolls
+    box.evaluate("b => { b.scrollLeft = b.scrollWidth; }")
+    assert box.evaluate("b => b.scrollLeft") > 200
+    frame = box.bounding_box()
+    assert frame is not None
+    row = page.locator("table.standings tbody tr").first
+    for cell in [
+        page.get_by_role("columnheader", name="順位", exact=True),
+        page.get_by_role("columnheader", name="氏名", exact=True),
+        row.locator("td").first,
+        row.locator("th"),
+    ]:
+        shown = cell.bounding_box()
+        assert shown is not None
+        # Inside the scrolled box, at its left edge, not scrolled out of it.
+        assert frame["x"] - 1 <= shown["x"] < frame["x"] + 200, cell
+        assert shown["width"] > 10
+    rank, name = row.locator("td").first.bounding_box(), row.locator("th").bounding_box()
+    assert rank is not None and name is not None
+    assert abs(rank["x"] + rank["width"] - name["x"]) < 2  # side by side, no gap, no overlap
+    # What is at those places on the screen is the rank and the name, not a scrolled cell.
+    on_top = page.evaluate(
+        """([x1, x2, y]) => [document.elementFromPoint(x1, y).closest('td,th').textContent,
+                            document.elementFromPoint(x2, y).closest('td,th').textContent]""",
+        [rank["x"] + rank["width"] / 2, name["x"] + name["width"] / 2, rank["y"] + 5],
+    )
+    assert on_top == [row.locator("td").first.text_content(), row.locator("th").text_content()]
