@@ -102,3 +102,31 @@ def test_the_rank_and_name_stay_when_the_standings_scroll_sideways(
         [rank["x"] + rank["width"] / 2, name["x"] + name["width"] / 2, rank["y"] + 5],
     )
     assert on_top == [row.locator("td").first.text_content(), row.locator("th").text_content()]
+
+
+def test_the_home_page_on_a_phone_is_the_members_own_game_and_a_fold(
+    page: Page, live_server, twelve_tables
+):
+    page.set_viewport_size(PHONE)
+    sign_in(page, live_server, "bob", "bob-pass-123")
+    height = page.evaluate("document.documentElement.scrollHeight")
+    assert height < 1600, height  # was 3,655 px at the club's meet; here over 3,000
+    own = page.locator("section.game.own")
+    expect(own).to_have_count(1)
+    expect(own).to_contain_text("1回戦・7卓")
+    expect(own).to_be_in_viewport()  # on the first screen
+    expect(own.locator("tr[aria-current=true]")).to_contain_text("西川 次郎")
+    others = page.locator("details.other-games")
+    expect(others.locator("section.game").first).to_be_hidden()
+    page.get_by_text("ほかの卓（11卓）").click()  # a <details>: no script involved
+    expect(others.locator("section.game")).to_have_count(11)
+    expect(others.locator("section.game").last).to_be_visible()
+
+
+def test_a_tablet_shows_every_table_of_the_home_page(page: Page, live_server, twelve_tables):
+    page.set_viewport_size({"width": 768, "height": 1024})
+    sign_in(page, live_server, "bob", "bob-pass-123")
+    expect(page.locator("section.game")).to_have_count(12)
+    for card in page.locator("section.game").all():
+        expect(card).to_be_visible()
+    expect(page.get_by_text("ほかの卓（11卓）")).to_be_hidden()

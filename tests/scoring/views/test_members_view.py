@@ -78,3 +78,59 @@ def test_month_on_the_page_of_a_member_without_games_is_the_clubs_latest(
     extra = Member.objects.create(name="岡田 六郎", furigana="おかだ ろくろう")
     html = member_client.get(f"/members/{extra.pk}/?period=2026-H2").content.decode()
     assert month_link(html) == "2026-12"
+
+
+@pytest.fixture
+def six_tables(club_rule: RuleSet, bob) -> Member:
+    """The latest meet (2026-11-18) has six tables; bob is the member 西川 次郎, at table 4."""
+    people = [Member.objects.create(name=f"会員 {n:02d}", furigana="かな") for n in range(24)]
+    me = people[13]
+    me.name, me.user = "西川 次郎", bob
+    me.save()
+    meet = Meet.objects.create(date=date(2026, 11, 18), kind="wed", rule_set=club_rule)
+    for table in range(6):
+        play(meet, table + 1, 1, club_rule, people[table * 4 : table * 4 + 4], SCORES)
+    return me
+
+
+SCORES = [40_000, 35_000, 25_000, 20_000]
+
+
+def game_cards(html: str) -> list[str]:
+    return re.findall(r'<section class="card game[^"]*"[^>]*>.*?</section>', html, re.S)
+
+
+def test_the_home_page_puts_the_members_own_game_first_and_marks_it(
+    member_client: Client, six_tables
+):
+    html = member_client.get("/").content.decode()
+    cards = game_cards(html)
+    assert len(cards) == 6
+    first = cards[0]
+    assert "1回戦・4卓" in first
+    assert 'class="card game own"' in first and 'aria-current="true"' in first
+    assert "（自分）" in first
+    assert re.search(r'<tr class="own" aria-current="true">.*?西川 次郎', first, re.S)
+    assert sum('aria-current="true"' in card for card in cards[1:]) == 0
+
+
+def test_the_home_page_folds_the_other_tables(member_client: Client, six_tables):
+    html = member_client.get("/").content.decode()
+    folded = re.search(r'<details class="other-games">(.*?)</details>', html, re.S)
+    assert folded, "the other tables are in a <details>"
+    assert "<summary" in folded[1] and "ほかの卓（5卓）" in folded[1]
+    assert len(game_cards(folded[1])) == 5
+    assert "西川 次郎" not in folded[1]
+    assert len(game_cards(html.split('<details class="other-games">')[0])) == 1
+
+
+def test_without_an_own_game_every_table_is_folded(
+    member_client: Client, club_rule: RuleSet, six_tables
+):
+    six_tables.user = None
+    six_tables.save()
+    html = member_client.get("/").content.decode()
+    folded = re.search(r'<details class="other-games">(.*?)</details>', html, re.S)
+    assert folded and len(game_cards(folded[1])) == 6
+    assert "全6卓" in folded[1]
+    assert 'aria-current="true"' not in html.split("<main")[1]
