@@ -234,12 +234,21 @@ def member_chart(request: HttpRequest, pk: int, chart: str) -> HttpResponse:
     else:
         labels = []
         counts: list[int] = []
+        groups: list[tuple[str, int]] = []
         columns = record.place_columns
         if columns.four:
             labels += [_("1st"), _("2nd"), _("3rd"), _("4th")]
             counts += list(record.places)
+            groups.append((_("4 players"), 4))
         if columns.three:
-            labels += [_("3-player 1st"), _("3-player 2nd"), _("3-player 3rd")]
+            # 1位 2位 3位 under 三人打ち: 「三人打ち1位」 under each bar ran together.
+            labels += [_("1st"), _("2nd"), _("3rd")]
             counts += list(record.places3)
-        svg = places_chart(labels, counts, _("Games at each place"))
+            groups.append((_("3 players"), 3))
+        svg = places_chart(
+            labels,
+            counts,
+            _("Games at each place"),
+            groups=groups if columns.three else (),
+        )
     return HttpResponse(svg, content_type="image/svg+xml")  # not kept: PrivateAnswersMiddleware

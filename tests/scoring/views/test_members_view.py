@@ -3,9 +3,14 @@ the places chart's labels, the home page on a phone, the standings' sticky colum
 
 import re
 from datetime import date
+from itertools import pairwise
 
 import pytest
+from django.core.cache import cache
 from django.test import Client
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+from matplotlib.transforms import Bbox
 
 from members.models import Member
 from scoring.models import Meet, RuleSet
@@ -134,3 +139,69 @@ def test_without_an_own_game_every_table_is_folded(
     assert folded and len(game_cards(folded[1])) == 6
     assert "全6卓" in folded[1]
     assert 'aria-current="true"' not in html.split("<main")[1]
+
+
+def places_chart_labels(monkeypatch, client: Client, url: str) -> list[tuple[str, Bbox]]:
+    """The texts under the places chart's bars, with the boxes they are drawn in (pixels of
+    the figure), as the member's page asks for the chart."""
+    from scoring.reports import charts
+
+    cache.clear()
+    drawn: list[Figure] = []
+    real_save = charts._save
+
+    def keeping(figure: Figure, fmt: str) -> bytes:
+        drawn.append(figure)
+        return real_save(figure, fmt)
+
+    monkeypatch.setattr(charts, "_save", keeping)
+    response = client.get(url)
+    assert response.status_code == 200 and b"<svg" in response.content
+    (figure,) = drawn
+    FigureCanvasAgg(figure)
+    renderer = figure.canvas.get_renderer()  # type: ignore[attr-defined]
+    (axes,) = figure.axes
+    floor = axes.get_window_extent(renderer).y0
+    texts = [*axes.get_xticklabels(), *axes.texts]
+    return [
+        (t.get_text(), t.get_window_extent(renderer))
+        for t in texts
+        if t.get_text() and t.get_visible() and t.get_window_extent(renderer).y1 <= floor + 1
+    ]
+
+
+def test_the_places_chart_labels_do_not_run_together_with_3_player_games(
+    monkeypatch, member_client: Client, three_systems
+):
+    """相川 has 4- and 3-player games in the club's group: seven bars. Their labels (and the
+    groups' names under them) each keep a box of their own, inside the chart."""
+    url = f"/members/{three_systems.pk}/chart/places.svg?period=2025-H1"
+    labels = places_chart_labels(monkeypatch, member_client, url)
+    words = [text for text, _box in labels]
+    assert words.count("1位") == 2 and words.count("3位") == 2 and "4位" in words
+    assert "四人打ち" in words and "三人打ち" in words
+    for n, (text, box) in enumerate(labels):
+        assert box.x0 >= 0 and box.x1 <= 4.2 * 96, text
+        for other, other_box in labels[n + 1 :]:
+            apart = box.x1 + 2 <= other_box.x0 or other_box.x1 + 2 <= box.x0
+            assert apart or box.y1 + 1 <= other_box.y0 or other_box.y1 + 1 <= box.y0, (
+                text,
+                other,
+            )
+
+
+def test_the_overlap_check_sees_labels_that_run_together(monkeypatch, member_client, three_systems):
+    """The check above, on the labels as they were (「三人打ち1位」 under each of seven bars)."""
+    from scoring.reports import charts
+
+    real = charts.draw_places_chart
+
+    def long_labels(labels, counts, title, fmt="svg", **_kwargs):
+        long = ["1位", "2位", "3位", "4位", "三人打ち1位", "三人打ち2位", "三人打ち3位"]
+        return real(long, [1, 0, 0, 0, 0, 0, 1], title, fmt)
+
+    monkeypatch.setattr(charts.places_chart, "draw", long_labels)
+    url = f"/members/{three_systems.pk}/chart/places.svg?period=2025-H1"
+    labels = places_chart_labels(monkeypatch, member_client, url)
+    boxes = [box for _text, box in labels]
+    assert any(a.x1 > b.x0 for a, b in pairwise(boxes))
