@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 from functools import cached_property
 
@@ -182,6 +183,16 @@ def selection(filters: Filters, path: str = "") -> Q:
 def results_for(filters: Filters) -> QuerySet[HanchanResult]:
     """The stored results a set of filters selects."""
     return HanchanResult.objects.filter(selection(filters))
+
+
+def latest_day(filters: Filters, member_id: int | None = None) -> date | None:
+    """The date of the latest game these filters count (of one member's games when
+    ``member_id`` is given), or None when there is none."""
+    results = results_for(filters)
+    if member_id is not None:
+        results = results.filter(member_id=member_id)
+    day: date | None = results.aggregate(day=Max("played_on"))["day"]
+    return day
 
 
 def counts_wins(filters: Filters) -> bool:

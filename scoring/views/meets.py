@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
+from members.context_processors import own_member
 from members.roles import organizer_required
 from scoring.forms import (
     DrawForm,
@@ -43,7 +44,13 @@ def home(request: HttpRequest) -> HttpResponse:
     earlier = (
         meets.annotate(games=Count("hanchans")).order_by("-date", "kind")[1:6] if latest else []
     )
-    return render(request, "scoring/home.html", {"latest": latest, "earlier": earlier})
+    # The signed-in member's own games first; the other tables fold away on a phone.
+    me = own_member(request)
+    games = list(latest.hanchans.all()) if latest else []
+    own = [g for g in games if me and any(r.member_id == me.pk for r in g.results.all())]
+    others = [g for g in games if g not in own]
+    context = {"latest": latest, "earlier": earlier, "own_games": own, "other_games": others}
+    return render(request, "scoring/home.html", context)
 
 
 @require_safe

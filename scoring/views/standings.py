@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 from urllib.parse import urlencode
 
@@ -33,6 +34,7 @@ from scoring.standings import (
     PlaceColumns,
     compute_standings,
     counts_wins,
+    latest_day,
     member_games,
     member_record,
     shown_for,
@@ -56,9 +58,12 @@ def query_for(filters: Filters, **changes: Any) -> str:
     return urlencode({k: v for k, v in values.items() if v not in ("", None)})
 
 
-def period_links(filters: Filters) -> list[dict[str, Any]]:
-    """Previous / this / next, and the month, half-year and year around the period."""
-    day = filters.period.start or timezone.localdate()
+def period_links(filters: Filters, latest: date | None = None) -> list[dict[str, Any]]:
+    """The month, half-year and year around the period, and all time.
+
+    They are those of ``latest``, the latest game shown (月間 from 2026年度 下期 opens the
+    month of its last meet, not an empty October), or else of the period's first day."""
+    day = latest or filters.period.start or timezone.localdate()
     links = []
     for label, period in [
         (_("Month"), Period.containing(day, PeriodKind.MONTH)),
@@ -76,11 +81,13 @@ def period_links(filters: Filters) -> list[dict[str, Any]]:
     return links
 
 
-def context_for(filters: Filters) -> dict[str, Any]:
+def context_for(filters: Filters, latest: date | None = None) -> dict[str, Any]:
+    """What the period's navigation and filters need; ``latest``: the day of the latest game
+    shown (the club's by default)."""
     previous, following = filters.period.previous(), filters.period.next()
     return {
         "filters": filters,
-        "period_links": period_links(filters),
+        "period_links": period_links(filters, latest or latest_day(filters)),
         "previous_query": query_for(filters, period=previous.key) if previous else "",
         "next_query": query_for(filters, period=following.key) if following else "",
         "kinds": [("", _("All meets")), *MeetKind.choices],
@@ -156,12 +163,13 @@ def member_detail(request: HttpRequest, pk: int) -> HttpResponse:
     member = get_object_or_404(Member, pk=pk)
     filters = filters_from(request)
     record = member_record(member.pk, filters)
+    latest = max((g.date for g in record.games), default=None)
     pdf = f"{reverse('scoring:member-pdf', args=[member.pk])}?{query_for(filters)}"
     return render(
         request,
         "members/member_detail.html",
         {
-            **context_for(filters),
+            **context_for(filters, latest),
             "member": member,
             "record": record,
             "wins": counts_wins(filters),
@@ -192,12 +200,21 @@ def member_chart(request: HttpRequest, pk: int, chart: str) -> HttpResponse:
     else:
         labels = []
         counts: list[int] = []
+        groups: list[tuple[str, int]] = []
         columns = record.place_columns
         if columns.four:
             labels += [_("1st"), _("2nd"), _("3rd"), _("4th")]
             counts += list(record.places)
+            groups.append((_("4 players"), 4))
         if columns.three:
-            labels += [_("3-player 1st"), _("3-player 2nd"), _("3-player 3rd")]
+            # 1位 2位 3位 under 三人打ち: 「三人打ち1位」 under each bar ran together.
+            labels += [_("1st"), _("2nd"), _("3rd")]
             counts += list(record.places3)
-        svg = places_chart(labels, counts, _("Games at each place"))
+            groups.append((_("3 players"), 3))
+        svg = places_chart(
+            labels,
+            counts,
+            _("Games at each place"),
+            groups=groups if columns.three else (),
+        )
     return HttpResponse(svg, content_type="image/svg+xml")  # not kept: PrivateAnswersMiddleware
