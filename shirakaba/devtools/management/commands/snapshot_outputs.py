@@ -84,6 +84,7 @@ class Command(BaseCommand):
         parser.add_argument("outdir", type=Path)
 
     def handle(self, *args: Any, **options: Any) -> None:
+        call_command("migrate", verbosity=0)
         if Member.objects.exists() or Meet.objects.exists():
             raise CommandError("Use an empty scratch database (SHIRAKABA_DATA_DIR=$(mktemp -d)).")
         out: Path = options["outdir"]
