@@ -58,9 +58,11 @@ class CachedChart:
     everything they are drawn from.
 
     Drawing takes matplotlib about 0.1 s; the same figures always give the same chart, so a
-    chart is drawn once and no change of data can leave a stale one behind. ``draw`` is the
-    plain function (a PDF worker process, which has no cache, calls it); ``cached`` and
-    ``store`` let the caller look a chart up and keep one drawn elsewhere."""
+    chart is drawn once and no change of data can leave a stale one behind. The cache is the
+    one ``SHIRAKABA_CACHE_URL`` chooses (a file cache under the data directory by default), so
+    the web server's processes and the report workers share what any of them drew. ``draw`` is
+    the plain function; ``cached`` and ``store`` let the caller look a chart up and keep one
+    drawn elsewhere (a report's part keeps its chart's recipe and draws it when it is made)."""
 
     def __init__(self, draw: Callable[..., bytes]) -> None:
         self.draw = draw

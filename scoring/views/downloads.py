@@ -23,7 +23,6 @@ from django.http import FileResponse, Http404, HttpRequest, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
-from django_htmx.middleware import HtmxDetails
 
 from members.models import Member
 from members.roles import is_organizer
@@ -41,10 +40,7 @@ from scoring.reports.making import (
     take_up,
 )
 from scoring.standings import Filters
-
-
-class HtmxHttpRequest(HttpRequest):
-    htmx: HtmxDetails
+from shirakaba.middleware import HtmxHttpRequest
 
 
 def _progress(request: HttpRequest, report: Report, *, whole: bool = False) -> HttpResponseBase:
