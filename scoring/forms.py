@@ -103,7 +103,7 @@ class MeetForm(forms.ModelForm):  # type: ignore[type-arg]  # not subscriptable 
             # The kind held on today's weekday, so today's date never needs 「このまま保存」.
             kinds = {weekday: kind for kind, weekday in MEET_WEEKDAYS.items()}
             self.initial.setdefault("kind", kinds.get(today.weekday(), MeetKind.OTHER))
-            default = RuleSet.objects.filter(is_default=True).first()
+            default = RuleSet.objects.default_or_none()
             if default is not None:
                 self.initial.setdefault("rule_set", default.pk)
         attendees = self.fields["attendees"]
@@ -642,7 +642,7 @@ class ImportForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["rule_set"].initial = RuleSet.objects.filter(is_default=True).first()
+        self.fields["rule_set"].initial = RuleSet.objects.default_or_none()
 
     def clean_file(self) -> UploadedFile[bytes]:
         upload: UploadedFile[bytes] = self.cleaned_data["file"]

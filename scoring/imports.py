@@ -252,7 +252,7 @@ def plan_import(
     data: bytes, *, create_members: bool = False, rule_set: RuleSet | None = None
 ) -> ImportPlan:
     """Read and check a whole file; nothing is written. ``plan.errors`` lists every problem."""
-    plan = ImportPlan(rule_set=rule_set or RuleSet.objects.filter(is_default=True).first())
+    plan = ImportPlan(rule_set=rule_set or RuleSet.objects.default_or_none())
     try:
         table = read_table(data)
     except ValueError as error:

@@ -87,7 +87,12 @@ class StandingsGroup(models.Model):
 
 class RuleSetQuerySet(models.QuerySet["RuleSet"]):
     def default(self) -> RuleSet:
+        """The club's default rule set (one is always marked: raises when none is)."""
         return self.get(is_default=True)
+
+    def default_or_none(self) -> RuleSet | None:
+        """The default rule set, or None where there may be none yet (an empty database)."""
+        return self.filter(is_default=True).first()
 
 
 class RuleSet(models.Model):

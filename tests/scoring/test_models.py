@@ -412,3 +412,13 @@ def test_an_edit_racing_a_finalise_never_lands_after_it():
         assert last_edit <= finalised_at, attempt
         Meet.objects.get(pk=meet.pk).reopen("次の試行")
     assert Hanchan.objects.all().disagreeing() == []
+
+
+def test_the_default_rule_set_is_asked_for_one_way():
+    default = RuleSet.objects.get(is_default=True)
+    assert RuleSet.objects.default() == default
+    assert RuleSet.objects.default_or_none() == default
+    RuleSet.objects.filter(pk=default.pk).update(is_default=False)
+    assert RuleSet.objects.default_or_none() is None
+    with pytest.raises(RuleSet.DoesNotExist):
+        RuleSet.objects.default()

@@ -1,0 +1,30 @@
+"""Facts written once: a fact of the house (the default rule set, the field limits, …) is
+asked for or read in one way, not written again beside its definition."""
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("scoring", "members", "shirakaba")
+
+
+def _sources() -> dict[str, str]:
+    return {
+        str(path.relative_to(ROOT)): path.read_text(encoding="utf-8")
+        for package in PACKAGES
+        for path in sorted((ROOT / package).rglob("*.py"))
+        if "migrations" not in path.parts
+    }
+
+
+def _found(pattern: str, *, outside: tuple[str, ...] = ()) -> list[str]:
+    return [
+        f"{name}:{text.count(chr(10), 0, match.start()) + 1}"
+        for name, text in _sources().items()
+        if name not in outside
+        for match in re.finditer(pattern, text)
+    ]
+
+
+def test_the_default_rule_set_is_asked_for_through_the_manager():
+    assert _found(r"is_default=True\)\.first\(\)", outside=("scoring/models/rule_sets.py",)) == []
