@@ -28,3 +28,7 @@ def _found(pattern: str, *, outside: tuple[str, ...] = ()) -> list[str]:
 
 def test_the_default_rule_set_is_asked_for_through_the_manager():
     assert _found(r"is_default=True\)\.first\(\)", outside=("scoring/models/rule_sets.py",)) == []
+
+
+def test_the_htmx_request_type_is_defined_once():
+    assert _found(r"class HtmxHttpRequest\(") == ["shirakaba/middleware.py:11"]
