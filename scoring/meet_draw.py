@@ -319,6 +319,17 @@ def substitutes(
     return list(zip(gone, came, strict=False))
 
 
+def sheet_game_substitutes(table: DrawnTable | None, game: SheetGame) -> list[tuple[str, str]]:
+    """``substitutes`` of a game of the meet's sheet played at the drawn ``table`` (none when
+    the table was not drawn): the meet page's grid and the meet sheet PDF name them alike."""
+    if table is None:
+        return []
+    return substitutes(
+        [(m.pk, m.name) for m in table.players],
+        [(line.member_id, line.name) for line in game.lines],
+    )
+
+
 @dataclass(frozen=True)
 class DrawnGridCell:
     """A cell of the meet page's grid: a cell of the sheet's grid (``SheetGridCell``: the game
@@ -351,14 +362,7 @@ def grid_with_draw(sheet: MeetSheet, drawn: MeetDraw | None) -> list[DrawnGridRo
         for table_no in range(1, tables + 1):
             game = games.get((row.round_no, table_no))
             table = drawn.table(row.round_no, table_no) if drawn else None
-            subs: tuple[tuple[str, str], ...] = ()
-            if game is not None and table is not None:
-                subs = tuple(
-                    substitutes(
-                        [(m.pk, m.name) for m in table.players],
-                        [(line.member_id, line.name) for line in game.lines],
-                    )
-                )
+            subs = tuple(sheet_game_substitutes(table, game)) if game is not None else ()
             cells.append(DrawnGridCell(table_no, game, table, subs))
         out = next(
             (r.sitting_out for r in (drawn.rounds if drawn else ()) if r.round_no == row.round_no),

@@ -18,7 +18,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring.meet_draw import stored_draw, substitutes
+from scoring.meet_draw import sheet_game_substitutes, stored_draw
 from scoring.models import Meet, ReportPart
 from scoring.notation import meet_date
 from scoring.reports import Progress, no_progress, parts, weasy
@@ -252,15 +252,7 @@ def _rounds_with_substitutes(
         games = []
         for game in round_.games:
             table = drawn.table(game.round_no, game.table_no) if drawn else None
-            subs = (
-                substitutes(
-                    [(m.pk, m.name) for m in table.players],
-                    [(line.member_id, line.name) for line in game.lines],
-                )
-                if table is not None
-                else []
-            )
-            games.append((game, subs))
+            games.append((game, sheet_game_substitutes(table, game)))
         rounds.append((round_, games))
     return rounds
 
