@@ -659,8 +659,8 @@ def _number(text: str | None) -> int | None:
 
 
 def filters_from(request: HttpRequest) -> Filters:
-    """Read period, kind, standings group, rule set and the minimum of games from the query
-    string.
+    """Read period, kind, standings group, rule set, the minimum of games and whether guests
+    are shown (``guests=1``) from the query string.
 
     A period reaching outside the years a meet may have (FY9998) answers 404. Anything
     unreadable falls back to its default: the half-year of the latest meet, every kind, the
@@ -688,4 +688,12 @@ def filters_from(request: HttpRequest) -> Filters:
         if rule_set is not None and group is not None and rule_set.group_id != group.pk:
             rule_set = None
     min_games = min(_number(params.get("min")) or 0, 999)
-    return Filters(period=period, kind=kind, group=group, rule_set=rule_set, min_games=min_games)
+    guests = params.get("guests") == "1"
+    return Filters(
+        period=period,
+        kind=kind,
+        group=group,
+        rule_set=rule_set,
+        min_games=min_games,
+        guests=guests,
+    )

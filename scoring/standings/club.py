@@ -31,6 +31,7 @@ class Filters:
     group: StandingsGroup | None = None  # the standings group; None: the club's
     rule_set: RuleSet | None = None  # one rule set of the group, or None for all of them
     min_games: int = 0  # 規定打数: below it, the rate columns stay empty
+    guests: bool = False  # show guests (ゲスト) too; by default the tables leave them out
     every_group: bool = False  # every game whatever its group (the games CSV only)
 
     @cached_property

@@ -53,6 +53,7 @@ def query_for(filters: Filters, **changes: Any) -> str:
         "group": group.pk if group is not None and not filters.is_club_group else "",
         "rule": filters.rule_set.pk if filters.rule_set else "",
         "min": filters.min_games or "",
+        "guests": "1" if filters.guests else "",
     }
     values.update(changes)
     return urlencode({k: v for k, v in values.items() if v not in ("", None)})
