@@ -651,8 +651,10 @@ class ImportForm(forms.Form):
         return upload
 
 
-def _number(text: str | None) -> int | None:
-    """A whole number from the query string, or None (``"²".isdigit()`` is true; int fails)."""
+def query_number(text: str | None) -> int | None:
+    """A whole number of up to nine ASCII digits from the query string, or None: the one
+    reader of numbers in a URL (``"²".isdigit()`` is true and int fails; int reads "１２" and
+    " 12", which no link of ours writes)."""
     if text and re.fullmatch(r"[0-9]{1,9}", text):
         return int(text)
     return None
@@ -680,14 +682,14 @@ def filters_from(request: HttpRequest) -> Filters:
     if kind not in MeetKind.values:
         kind = ""
     group = None
-    if (group_pk := _number(params.get("group"))) is not None:
+    if (group_pk := query_number(params.get("group"))) is not None:
         group = StandingsGroup.objects.filter(pk=group_pk).first()
     rule_set = None
-    if (rule_pk := _number(params.get("rule"))) is not None:
+    if (rule_pk := query_number(params.get("rule"))) is not None:
         rule_set = RuleSet.objects.select_related("group").filter(pk=rule_pk).first()
         if rule_set is not None and group is not None and rule_set.group_id != group.pk:
             rule_set = None
-    min_games = min(_number(params.get("min")) or 0, 999)
+    min_games = min(query_number(params.get("min")) or 0, 999)
     guests = params.get("guests") == "1"
     return Filters(
         period=period,

@@ -146,19 +146,15 @@ def stored_draw(meet: Meet) -> MeetDraw | None:
     return MeetDraw(rounds, tuple(sorted({p.seed for p in places})))
 
 
-def drawn_table(meet: Meet, round_no: object, table_no: object) -> DrawnTable | None:
-    """The stored draw's table (for the game form); None when not drawn or not a number."""
-    texts = (str(round_no), str(table_no))
-    if not all(t.isascii() and t.isdigit() and len(t) <= 2 for t in texts):
-        return None
-    r, t = (int(text) for text in texts)
+def drawn_table(meet: Meet, round_no: int, table_no: int) -> DrawnTable | None:
+    """The stored draw's table (for the game form); None when not drawn."""
     places = (
-        DrawnPlace.objects.filter(meet=meet, round_no=r, table_no=t)
+        DrawnPlace.objects.filter(meet=meet, round_no=round_no, table_no=table_no)
         .select_related("member")
         .order_by("order")
     )
     players = tuple(p.member for p in places)
-    return DrawnTable(r, t, players) if players else None
+    return DrawnTable(round_no, table_no, players) if players else None
 
 
 def _seated(results: QuerySet[HanchanResult]) -> dict[tuple[int, int], dict[int, list[int]]]:

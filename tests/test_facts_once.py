@@ -32,3 +32,12 @@ def test_the_default_rule_set_is_asked_for_through_the_manager():
 
 def test_the_htmx_request_type_is_defined_once():
     assert _found(r"class HtmxHttpRequest\(") == ["shirakaba/middleware.py:11"]
+
+
+def test_numbers_in_the_query_string_are_read_by_one_function():
+    """``scoring.forms.query_number`` reads every whole number in a URL; no view checks digits
+    or calls ``int`` on a query parameter itself."""
+    not_views = tuple(n for n in _sources() if "/views" not in n)
+    assert _found(r"\.isdigit\(\)|\.isdecimal\(\)", outside=not_views) == []
+    assert _found(r"int\(request\.GET|int\(params") == []
+    assert _found(r"request\.GET\.get\(\"(table|round|min|group|rule)\"\)\s+or\b") == []

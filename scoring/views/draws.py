@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from members.roles import organizer_required
-from scoring.forms import SEED_LIMIT, DrawForm
+from scoring.forms import SEED_LIMIT, DrawForm, query_number
 from scoring.meet_draw import (
     MeetDraw,
     make_draw,
@@ -85,17 +85,15 @@ def draw_board(request: HttpRequest, pk: int) -> HttpResponse:
     """The draw in big type, to read across the room: every round, or one (``?round=2``)."""
     meet = get_object_or_404(Meet.objects.select_related("rule_set"), pk=pk)
     drawn = stored_draw(meet)
-    shown = request.GET.get("round", "")
+    shown = query_number(request.GET.get("round")) if drawn else None
     rounds = drawn.rounds if drawn else ()
-    if shown.isascii() and shown.isdigit() and drawn:
-        rounds = tuple(r for r in drawn.rounds if r.round_no == int(shown)) or drawn.rounds
-    else:
-        shown = ""
+    if shown is not None:
+        rounds = tuple(r for r in rounds if r.round_no == shown) or rounds
     context = _board_context(meet, drawn)
     context.update(
         {
             "rounds": rounds,
-            "shown": int(shown) if shown else None,
+            "shown": shown,
             "round_numbers": [r.round_no for r in drawn.rounds] if drawn else [],
         }
     )

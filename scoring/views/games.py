@@ -23,6 +23,7 @@ from scoring.forms import (
     GameForm,
     ScoreUnit,
     initial_for_game,
+    query_number,
 )
 from scoring.history import game_history
 from scoring.meet_draw import drawn_table, three_player_rule_set
@@ -60,8 +61,8 @@ def _live_check_signed_in(view: Callable[..., HttpResponse]) -> Callable[..., Ht
 def game_create(request: HtmxHttpRequest, meet_pk: int) -> HttpResponse:
     meet = get_object_or_404(Meet, pk=meet_pk)
     initial: dict[str, Any] = {
-        "table_no": request.GET.get("table") or 1,
-        "round_no": request.GET.get("round") or 1,
+        "table_no": query_number(request.GET.get("table")) or 1,
+        "round_no": query_number(request.GET.get("round")) or 1,
         "rule_set": meet.rule_set_id,
         "unit": _score_unit(request),
     }

@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from scoring import hands
+from scoring.forms import query_number
 from scoring.hands import FU_VALUES, RULES, Hand, InvalidHand, Payer, System
 from scoring.models import RuleSet
 from scoring.notation import points
@@ -88,13 +89,13 @@ def read_state(request: HttpRequest) -> tuple[State, list[str]]:
         raw = request.GET.get(name, "").strip()
         if raw == "":
             continue
-        if not raw.isascii() or not raw.isdecimal() or len(raw) > 9:
+        if (value := query_number(raw)) is None:
             problems.append(
                 _("“%(value)s” is not a number of %(what)s; it was left out.")
                 % {"value": raw[:20], "what": labels[name]}
             )
             continue
-        setattr(state, name, int(raw))
+        setattr(state, name, value)
     dealer = request.GET.get("dealer", "0")
     if dealer not in ("0", "1"):
         problems.append(_("Dealer or not is 0 or 1; non-dealer was taken."))

@@ -364,6 +364,19 @@ def test_the_game_form_opens_with_the_drawn_players(organizer_client, meet13):
     assert form["rule_set"].value() == three_player_rule_set(meet13).pk
 
 
+def test_a_table_number_that_is_not_one_opens_table_1_of_round_1(organizer_client, meet13):
+    drawn(meet13, seed=1)
+    kept = stored_draw(meet13)
+    assert kept is not None
+    first = kept.rounds[0].tables[0]
+    for query in ("round=１&table=１", "round=x&table=%C2%B2", "round=&table=1234567890"):
+        response = organizer_client.get(f"/meets/{meet13.pk}/games/new/?{query}")
+        assert response.status_code == 200
+        form = response.context["form"]
+        assert (form["round_no"].value(), form["table_no"].value()) == (1, 1)
+        assert form.seats.forms[0]["player"].value() == first.players[0].name
+
+
 def test_a_substitute_is_allowed_and_shown(organizer_client, meet13, people):
     drawn(meet13, seed=1)
     kept = stored_draw(meet13)
