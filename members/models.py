@@ -13,6 +13,10 @@ furigana_validator = RegexValidator(
 )
 
 
+NAME_LENGTH = 40  # a member's name, as written (佐藤 和子): the form and the import read it
+NOTE_LENGTH = 200  # a one-line note (a member's, a meet's, a game's)
+
+
 def no_control_characters(text: str) -> None:
     """Names and one-line notes: a control character (Unicode category Cc) breaks the Excel
     reports and the CSV, and an invisible format character (Cf: U+202E and the other
@@ -65,7 +69,7 @@ class Member(models.Model):
 
     name = models.CharField(
         _("name"),
-        max_length=40,
+        max_length=NAME_LENGTH,
         validators=[no_control_characters],
         help_text=_("As written, e.g. 佐藤 和子"),
     )
@@ -89,7 +93,7 @@ class Member(models.Model):
         related_name="member",
     )
     note = models.CharField(
-        _("note"), max_length=200, blank=True, validators=[no_control_characters]
+        _("note"), max_length=NOTE_LENGTH, blank=True, validators=[no_control_characters]
     )
 
     history = HistoricalRecords()

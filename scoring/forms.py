@@ -14,9 +14,18 @@ from django.utils.functional import cached_property
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from members.models import Member, no_control_characters
+from members.models import NAME_LENGTH, NOTE_LENGTH, Member, no_control_characters
 from scoring import rules
-from scoring.models import DrawMode, Hanchan, Meet, PlayerEntry, RuleSet, StandingsGroup
+from scoring.models import (
+    LAST_ROUND,
+    LAST_TABLE,
+    DrawMode,
+    Hanchan,
+    Meet,
+    PlayerEntry,
+    RuleSet,
+    StandingsGroup,
+)
 from scoring.notation import (
     MEET_DATES,
     MEET_WEEKDAYS,
@@ -160,7 +169,7 @@ class MeetForm(forms.ModelForm):  # type: ignore[type-arg]  # not subscriptable 
 
 
 class ReopenForm(forms.Form):
-    reason = forms.CharField(label=_("Reason for reopening"), max_length=200)
+    reason = forms.CharField(label=_("Reason for reopening"), max_length=Meet.REOPEN_REASON_LENGTH)
 
 
 class ScoreUnit:
@@ -182,7 +191,7 @@ class SeatForm(forms.Form):
 
     player = forms.CharField(
         label=_("Player"),
-        max_length=40,
+        max_length=NAME_LENGTH,
         required=False,
         widget=forms.TextInput(
             attrs={"list": "member-names", "autocomplete": "off", "class": "player"}
@@ -330,8 +339,8 @@ class GameForm(forms.Form):
     (a drawn table's members, in order) fills the seat rows' names.
     """
 
-    table_no = forms.IntegerField(label=_("Table"), min_value=1, max_value=50)
-    round_no = forms.IntegerField(label=_("Round"), min_value=1, max_value=20)
+    table_no = forms.IntegerField(label=_("Table"), min_value=1, max_value=LAST_TABLE)
+    round_no = forms.IntegerField(label=_("Round"), min_value=1, max_value=LAST_ROUND)
     rule_set = IdChoiceField(label=_("Rule set"), queryset=RuleSet.objects.all())
     unit = forms.ChoiceField(
         label=_("Scores are typed"),
@@ -348,7 +357,10 @@ class GameForm(forms.Form):
         widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
     )
     note = forms.CharField(
-        label=_("Note"), max_length=200, required=False, validators=[no_control_characters]
+        label=_("Note"),
+        max_length=NOTE_LENGTH,
+        required=False,
+        validators=[no_control_characters],
     )
     version = forms.IntegerField(widget=forms.HiddenInput, required=False)
     confirm_scores = forms.BooleanField(label=_("Save anyway"), required=False)

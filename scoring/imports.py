@@ -38,7 +38,7 @@ from django.core.validators import MaxValueValidator
 from django.db import models, transaction
 from django.utils.translation import gettext as _
 
-from members.models import Member, name_key, no_control_characters
+from members.models import NAME_LENGTH, Member, name_key, no_control_characters
 from scoring.models import Hanchan, Meet, PlayerEntry, RuleSet
 from scoring.notation import (
     COLUMNS,
@@ -403,8 +403,10 @@ def _parse_name(value: Any) -> str:
     if not text:
         raise ValueError(_("The name is empty."))
     _refuse_control_characters(text)
-    if len(text) > 40:
-        raise ValueError(_("The name is longer than 40 characters."))
+    if len(text) > NAME_LENGTH:
+        raise ValueError(
+            _("The name is longer than %(limit)d characters.") % {"limit": NAME_LENGTH}
+        )
     return text
 
 

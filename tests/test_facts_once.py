@@ -4,6 +4,9 @@ asked for or read in one way, not written again beside its definition."""
 import re
 from pathlib import Path
 
+from scoring.models import Meet
+from scoring.models.meets import HISTORY_REASON_LENGTH
+
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("scoring", "members", "shirakaba")
 
@@ -41,3 +44,17 @@ def test_numbers_in_the_query_string_are_read_by_one_function():
     assert _found(r"\.isdigit\(\)|\.isdecimal\(\)", outside=not_views) == []
     assert _found(r"int\(request\.GET|int\(params") == []
     assert _found(r"request\.GET\.get\(\"(table|round|min|group|rule)\"\)\s+or\b") == []
+
+
+def test_field_limits_are_written_beside_their_model():
+    """A name's 40 characters, a note's 200, the 50 tables and 20 rounds: the forms and the
+    import read them from the models' modules."""
+    assert _found(r"max_length=40\b|> 40\b|MaxValueValidator\((20|50)\)|max_value=(20|50)\b") == []
+    # The 200 left are a seat's hands text (満貫以上) and a report's file name, not notes.
+    notes = [place.split(":")[0] for place in _found(r"max_length=200\b")]
+    assert notes == ["scoring/forms.py", "scoring/models/report_jobs.py"], notes
+
+
+def test_the_history_keeps_a_reason_in_the_length_the_models_say():
+    field = Meet.history.model._meta.get_field("history_change_reason")
+    assert field.max_length == HISTORY_REASON_LENGTH

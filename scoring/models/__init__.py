@@ -20,7 +20,14 @@ from scoring.models.games import (
     SettledRecord,
     settlement_writes,
 )
-from scoring.models.meets import DrawMode, DrawnPlace, Meet, finalised_error
+from scoring.models.meets import (
+    LAST_ROUND,
+    LAST_TABLE,
+    DrawMode,
+    DrawnPlace,
+    Meet,
+    finalised_error,
+)
 from scoring.models.preferences import EntryPreference
 from scoring.models.report_jobs import (
     ABANDONED_AFTER,
@@ -58,6 +65,8 @@ __all__ = [
     "HAND_LABELS_JA",
     "HAND_WORDS",
     "INVALID_GAME_MESSAGES",
+    "LAST_ROUND",
+    "LAST_TABLE",
     "MEET_DATES",
     "SCORE_SIGNS",
     "SEAT_LABELS",

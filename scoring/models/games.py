@@ -22,9 +22,9 @@ from django.dispatch import receiver
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
-from members.models import Member, no_control_characters
+from members.models import NOTE_LENGTH, Member, no_control_characters
 from scoring import rules
-from scoring.models.meets import Meet, finalised_error
+from scoring.models.meets import LAST_ROUND, LAST_TABLE, Meet, finalised_error
 from scoring.models.rule_sets import RuleSet, invalid_game_error
 from scoring.notation import HandLevel, Seat
 
@@ -118,10 +118,10 @@ class Hanchan(SettledRecord):
         Meet, verbose_name=_("meet"), on_delete=models.CASCADE, related_name="hanchans"
     )
     table_no = models.PositiveSmallIntegerField(
-        _("table"), validators=[MinValueValidator(1), MaxValueValidator(50)]
+        _("table"), validators=[MinValueValidator(1), MaxValueValidator(LAST_TABLE)]
     )
     round_no = models.PositiveSmallIntegerField(
-        _("round"), validators=[MinValueValidator(1), MaxValueValidator(20)]
+        _("round"), validators=[MinValueValidator(1), MaxValueValidator(LAST_ROUND)]
     )
     rule_set = models.ForeignKey(RuleSet, verbose_name=_("rule set"), on_delete=models.PROTECT)
     deposits_held = models.PositiveIntegerField(
@@ -130,7 +130,7 @@ class Hanchan(SettledRecord):
         help_text=_("Riichi sticks left unresolved (預かり), in points."),
     )
     note = models.CharField(
-        _("note"), max_length=200, blank=True, validators=[no_control_characters]
+        _("note"), max_length=NOTE_LENGTH, blank=True, validators=[no_control_characters]
     )
     version = models.PositiveIntegerField(default=1, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -16,10 +16,17 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
-from members.models import Member, no_control_characters
+from members.models import NOTE_LENGTH, Member, no_control_characters
 from scoring.models.rule_sets import RuleSet
 from scoring.notation import MEET_DATES, MeetKind, meet_date
 from scoring.signals import meet_finalised
+
+LAST_ROUND = 20  # the most rounds (回戦) a meet may have
+LAST_TABLE = 50  # the most tables (卓) a round may have
+# django-simple-history keeps a change's reason in 100 characters (its
+# ``history_change_reason``; a test reads the field to check).
+HISTORY_REASON_LENGTH = 100
+REOPEN_REASON = "確定解除: "  # what a reopening's reason is kept after, in the history
 
 
 class DrawMode(models.TextChoices):
@@ -42,6 +49,8 @@ class Meet(models.Model):
     ROUNDS = 3
     """The rounds (回戦) a meet plays as a rule: sheet 002, 「何れも一半荘70分の三回戦体制」
     (three hanchan of 70 minutes each). A meet may play more; its page offers them."""
+    # A reopening's reason, with 「確定解除: 」 before it, fits the history's change reason.
+    REOPEN_REASON_LENGTH = HISTORY_REASON_LENGTH - len(REOPEN_REASON)
 
     date = models.DateField(
         _("date"),
@@ -61,7 +70,7 @@ class Meet(models.Model):
     )
     is_final = models.BooleanField(_("finalised"), default=False)
     note = models.CharField(
-        _("note"), max_length=200, blank=True, validators=[no_control_characters]
+        _("note"), max_length=NOTE_LENGTH, blank=True, validators=[no_control_characters]
     )
     draw_mode = models.CharField(
         _("when the attendance is not a multiple of 4"),
@@ -144,7 +153,14 @@ class Meet(models.Model):
         if not reason:
             raise ValidationError({"reason": _("Say why the meet is reopened.")})
         self.is_final = False
-        self._change_reason = f"確定解除: {reason}"
+        if len(reason) > self.REOPEN_REASON_LENGTH:
+            raise ValidationError(
+                {
+                    "reason": _("Write the reason in %(limit)d characters or fewer.")
+                    % {"limit": self.REOPEN_REASON_LENGTH}
+                }
+            )
+        self._change_reason = f"{REOPEN_REASON}{reason}"
         self._reopening = True
         try:
             self.save()
@@ -191,13 +207,13 @@ class DrawnPlace(models.Model):
         Meet, verbose_name=_("meet"), on_delete=models.CASCADE, related_name="drawn_places"
     )
     round_no = models.PositiveSmallIntegerField(
-        _("round"), validators=[MinValueValidator(1), MaxValueValidator(20)]
+        _("round"), validators=[MinValueValidator(1), MaxValueValidator(LAST_ROUND)]
     )
     table_no = models.PositiveSmallIntegerField(
         _("table"),
         null=True,
         blank=True,
-        validators=[MinValueValidator(1), MaxValueValidator(50)],
+        validators=[MinValueValidator(1), MaxValueValidator(LAST_TABLE)],
         help_text=_("Empty: sits out this round."),
     )
     order = models.PositiveSmallIntegerField(_("order"), default=0)

@@ -97,6 +97,23 @@ class TestMeets:
         assert latest.history_user.username == "alice"
 
 
+def test_a_reopening_reason_fits_the_history_or_is_refused(organizer_client, meet):
+    """The reason is kept as 「確定解除: …」 in the history's change reason (100 characters):
+    a longer one is refused with the form's message, and the meet stays finalised."""
+    meet.finalise()
+    longest = Meet.REOPEN_REASON_LENGTH
+    assert longest == 100 - len("確定解除: ")
+    response = organizer_client.post(f"/meets/{meet.pk}/reopen/", {"reason": "誤" * (longest + 1)})
+    assert response.status_code == 400
+    assert f"{longest} 文字以下" in response.content.decode()
+    meet.refresh_from_db()
+    assert meet.is_final
+    organizer_client.post(f"/meets/{meet.pk}/reopen/", {"reason": "誤" * longest})
+    meet.refresh_from_db()
+    assert not meet.is_final
+    assert len(meet.history.first().history_change_reason) == 100
+
+
 def test_messages_write_dates_the_japanese_way(organizer_client, club_rule):
     response = organizer_client.post(
         "/meets/new/",
