@@ -239,16 +239,22 @@ def could_not_keep(report: Report) -> bool:
     return report.status == ReportStatus.FAILED and f"{NotKept.__name__}(" in report.error
 
 
+class Maker(StrEnum):
+    """Who makes a report that ``ask`` finds missing."""
+
+    BY_SIZE = "by_size"  # a small one this request, at once; a larger one a worker (pages)
+    THIS_PROCESS = "this_process"  # this process, at once, whatever its size (the command)
+    WORKER = "worker"  # a worker, through the queue, whatever its size (after a finalise)
+
+
 def ask(
     spec: Spec,
     *,
     by: User | None = None,
-    here: bool = False,
-    through_queue: bool = False,
+    maker: Maker = Maker.BY_SIZE,
     progress: Progress | None = None,
 ) -> Report:
-    """The report of ``spec``: kept already, being made, or queued now. It is made at once,
-    in this process, when ``here`` is set or it is small (unless ``through_queue``). The
+    """The report of ``spec``: kept already, being made, or made now by ``maker``. The
     same report asked for again while it is queued or being made is not queued again: the
     unique digest is the single flight. A new report asked for ``by`` a person who has
     ``REPORTS_PER_PERSON`` waiting already raises ``TooManyReports``."""
@@ -271,10 +277,10 @@ def ask(
         report, created = Report.objects.get(digest=digest), False
     if not created:
         Report.objects.filter(pk=report.pk).update(asked_at=now)
-        again = _again(report, now) or _unreplaced(report)
+        again = _queued_again(report, now) or _unreplaced(report)
         if not again:
             return report
-    if here or (spec.is_small and not through_queue):
+    if maker is Maker.THIS_PROCESS or (maker is Maker.BY_SIZE and spec.is_small):
         try:
             make(report.pk, progress or no_progress)
         except Exception:  # the row says it failed, and why; the asker is shown so
@@ -340,7 +346,7 @@ def current(report: Report, by: User | None = None) -> Report:
     return newest or ask(Spec.from_json(report.spec), by=by)
 
 
-def _again(report: Report, now: Any) -> bool:
+def _queued_again(report: Report, now: Any) -> bool:
     """Put a failed report, a kept one whose file is gone, or one whose maker died back in
     the queue; True when this caller did so (and so makes or queues it)."""
     if report.status == ReportStatus.MAKING:
@@ -571,5 +577,5 @@ def queue_after_finalise(meet_id: int, **signal: object) -> None:
             Period.containing(meet.date),
         ):
             for kind in ("standings.pdf", "standings.xlsx"):
-                report = ask(Spec.of(kind, Filters(period=period)), through_queue=True)
+                report = ask(Spec.of(kind, Filters(period=period)), maker=Maker.WORKER)
                 logger.info("%s of %s: %s", kind, period.key, report.status)

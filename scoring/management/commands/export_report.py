@@ -28,7 +28,7 @@ from django.core.management.base import BaseCommand, CommandError
 from scoring.models import Meet, ReportStatus, StandingsGroup
 from scoring.notation import MeetKind
 from scoring.reports import kept_files
-from scoring.reports.making import Spec, ask, is_kept, kept_name
+from scoring.reports.making import Maker, Spec, ask, is_kept, kept_name
 from scoring.standings import Filters, Period
 
 
@@ -109,7 +109,7 @@ class Command(BaseCommand):
             spec = Spec.of(kind, filters)
         bar = ProgressBar(sys.stderr if options["progress"] else _Silent())  # not self.stderr:
         # Django's wrapper adds a line end to every write
-        report = ask(spec, here=True, progress=bar)
+        report = ask(spec, maker=Maker.THIS_PROCESS, progress=bar)
         while report.status in (ReportStatus.QUEUED, ReportStatus.MAKING):  # a worker has it
             bar(report.step or "…", report.done, report.total)
             time.sleep(0.5)
