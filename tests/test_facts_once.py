@@ -58,3 +58,7 @@ def test_field_limits_are_written_beside_their_model():
 def test_the_history_keeps_a_reason_in_the_length_the_models_say():
     field = Meet.history.model._meta.get_field("history_change_reason")
     assert field.max_length == HISTORY_REASON_LENGTH
+
+
+def test_meet_kinds_are_named_through_their_enum():
+    assert _found(r"kind=\"(wed|sat|other)\"|kind == \"(wed|sat|other)\"") == []

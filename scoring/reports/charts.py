@@ -1,10 +1,9 @@
 """Charts of a member's record, drawn by matplotlib as SVG.
 
-Glyphs are written as paths (``svg.fonttype = "path"``), so the SVG shows Japanese labels in
-any browser and in the PDF report without a Japanese font on the reader's machine. The font
-that shapes them ships with the project: ``static/fonts/ipaexg.ttf`` (IPA Font License).
-These functions only lay out numbers that ``standings.py`` computed.
-"""
+Glyphs are written as paths (``svg.fonttype = "path"``), so the SVG shows Japanese labels in any
+browser and in the PDF report without a Japanese font on the reader's machine. The font that
+shapes them ships with the project: ``static/fonts/ipaexg.ttf`` (IPA Font License). These
+functions only lay out numbers that the standings package (``scoring/standings/``) computed."""
 
 from __future__ import annotations
 

@@ -1,11 +1,10 @@
 """Print-ready PDF reports (A4, Japanese) drawn by WeasyPrint from HTML templates.
 
-Every number comes from ``standings.py`` or the stored games; these functions only lay them
-out. The Japanese font ships with the project (``static/fonts/ipaexg.ttf``, IPA Font License)
-and is embedded in the PDF, so a machine without Japanese fonts prints it correctly.
-Each renderer returns ``(filename, content_type, bytes)``. The half-year report is made of
-parts, kept and shared among workers (``parts.py``).
-"""
+Every number comes from the standings package (``scoring/standings/``) or the stored games;
+these functions only lay them out. The Japanese font ships with the project
+(``static/fonts/ipaexg.ttf``, IPA Font License) and is embedded in the PDF, so a machine without
+Japanese fonts prints it correctly. Each renderer returns ``(filename, content_type, bytes)``.
+The half-year report is made of parts, kept and shared among workers (``parts.py``)."""
 
 from __future__ import annotations
 

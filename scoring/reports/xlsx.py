@@ -1,14 +1,13 @@
 """Excel reports (openpyxl): the standings, every game, and a sheet per member.
 
-Lays out what ``standings.py`` returns. Numbers are numbers in the cells (P rounded to one
-decimal before writing, shown as +0.0/-0.0; 持ち点 with thousands separators). Each sheet
-starts with two title rows (the club and the report; the period and the day it was made),
-then the bold header row, frozen with the title above it. Every sheet prints on A4
-landscape, fitted to the page width (the standings, 23 columns, to two pages across, with the
-rank and name repeated on each), with the header repeated on every page, and a print header
-and footer: the club and the report, the period, and page n/N. Under the standings, a note
-says how members with equal P are ordered.
-"""
+Lays out what the standings package (``scoring/standings/``) returns. Numbers are numbers in the
+cells (P rounded to one decimal before writing, shown as +0.0/-0.0; 持ち点 with thousands
+separators). Each sheet starts with two title rows (the club and the report; the period and the
+day it was made), then the bold header row, frozen with the title above it. Every sheet prints
+on A4 landscape, fitted to the page width (the standings, 23 columns, to two pages across, with
+the rank and name repeated on each), with the header repeated on every page, and a print header
+and footer: the club and the report, the period, and page n/N. Under the standings, a note says
+how members with equal P are ordered."""
 
 from __future__ import annotations
 

@@ -31,6 +31,7 @@ from pypdf import PdfReader
 
 from members.models import Member
 from scoring.models import Hanchan, HandLevel, Meet, PlayerEntry, RuleSet, StandingsGroup
+from scoring.notation import MeetKind
 
 TOKENS = re.compile(r'(csrfmiddlewaretoken" value="|"x-csrftoken": "|nonce=")[^"]*')
 
@@ -53,7 +54,7 @@ def play_three_rule_sets() -> None:
     members = list(Member.objects.order_by("pk"))[:15]
     for m in range(4):
         meet = Meet.objects.create(
-            date=date(2025, 4, 9) + timedelta(weeks=6 * m), kind="wed", rule_set=four
+            date=date(2025, 4, 9) + timedelta(weeks=6 * m), kind=MeetKind.WEDNESDAY, rule_set=four
         )
         for round_no in (1, 2, 3):
             seated = rng.sample(members, 15)
