@@ -3,6 +3,7 @@ from __future__ import annotations
 import re
 from datetime import date
 from typing import Any
+from uuid import UUID
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -166,6 +167,12 @@ class MeetForm(forms.ModelForm):  # type: ignore[type-arg]  # not subscriptable 
                 ),
             )
         return cleaned
+
+
+class SentForm(forms.Form):
+    """The id a tablet gave a game it kept while offline (``views.games.game_send``)."""
+
+    sent_as = forms.UUIDField(label=_("Device's id"))
 
 
 class ReopenForm(forms.Form):
@@ -548,11 +555,16 @@ class GameForm(forms.Form):
         game.note = self.cleaned_data.get("note") or ""
         return game
 
-    def save(self) -> Hanchan:
-        """Record the game (settled, all or nothing). Errors land on the form."""
+    def save(self, sent_as: UUID | None = None) -> Hanchan:
+        """Record the game (settled, all or nothing). Errors land on the form.
+
+        ``sent_as``: the device's id of a game kept offline (``Hanchan.record``; raises
+        ``SentBefore`` when a game was stored for it already)."""
         game = self.build_game()
         try:
-            recorded = game.record(self.entries, expected_version=self.cleaned_data.get("version"))
+            recorded = game.record(
+                self.entries, expected_version=self.cleaned_data.get("version"), sent_as=sent_as
+            )
         except ValidationError as error:
             self._place_error(error)
             raise

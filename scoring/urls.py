@@ -30,6 +30,7 @@ urlpatterns = [
     path("meets/<int:pk>/draw/make/", draws.draw_make, name="draw-make"),
     path("meets/<int:pk>/draw.pdf", draws.draw_pdf, name="draw-pdf"),
     path("meets/<int:meet_pk>/games/new/", games.game_create, name="game-create"),
+    path("meets/<int:meet_pk>/games/send/", games.game_send, name="game-send"),
     path("games/<int:pk>/", games.game_detail, name="game-detail"),
     path("games/<int:pk>/edit/", games.game_edit, name="game-edit"),
     path("games/<int:pk>/delete/", games.game_delete, name="game-delete"),

@@ -17,6 +17,7 @@ from scoring.models.games import (
     HanchanResult,
     PlayerEntry,
     Recorded,
+    SentBefore,
     SettledRecord,
     settlement_writes,
 )
@@ -91,6 +92,7 @@ __all__ = [
     "RuleSet",
     "RuleSetQuerySet",
     "Seat",
+    "SentBefore",
     "SettledRecord",
     "StandingsGroup",
     "finalised_error",

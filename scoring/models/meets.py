@@ -172,9 +172,13 @@ class Meet(models.Model):
 
         Every write to the meet's games takes this lock first, so two of them (or a write and
         a finalise) run one after the other: the second sees what the first did."""
-        locked = Meet.objects.select_for_update().filter(pk=self.pk)
-        if locked.values_list("is_final", flat=True).first():
+        if self.lock():
             raise finalised_error()
+
+    def lock(self) -> bool:
+        """Lock this meet's row for the current transaction; whether it is finalised."""
+        locked = Meet.objects.select_for_update().filter(pk=self.pk)
+        return bool(locked.values_list("is_final", flat=True).first())
 
 
 @receiver(m2m_changed, sender=Meet.attendees.through)
