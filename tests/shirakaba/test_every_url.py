@@ -29,8 +29,8 @@ from tests.builders import content, every_path
 
 pytestmark = pytest.mark.django_db
 
-# The sign-in pages: open to visitors.
-OPEN_TO_VISITORS = {"/login/", "/i18n/setlang/", "/admin/login/"}
+# The sign-in pages, and the web app manifest (the name and icon): open to visitors.
+OPEN_TO_VISITORS = {"/login/", "/i18n/setlang/", "/admin/login/", "/manifest.webmanifest"}
 # A tablet's queue sends here (fetch, not a page): a visitor is answered 401 in JSON, so the
 # page can ask them to sign in again and keep the game, not follow a redirect to a form.
 ANSWERS_IN_JSON = re.compile(r"/meets/[0-9]+/games/send/")
