@@ -5,6 +5,8 @@ test_games_csv.py."""
 import io
 
 import pytest
+from django.template.loader import render_to_string
+from django.utils import translation
 from pypdf import PdfReader
 
 from members.models import Member
@@ -366,3 +368,12 @@ def test_deposits_held_are_shown_on_the_meet_page_and_its_pdf(
     html = member_client.get(f"/meets/{bare_meet.pk}/").content.decode()
     assert "供託 預かり 1,000 点（卓の P 合計はその分 −1.0）" in html
     assert "預かり 1,000 点" in pdf_text(render_meet_pdf(Meet.objects.get(pk=bare_meet.pk))[2])
+
+
+@pytest.mark.parametrize("language", ["ja", "en"])
+def test_a_reports_html_says_the_language_it_is_written_in(language):
+    """The report's HTML names its language (WeasyPrint picks hyphenation and line breaking by
+    it): an English report is not marked Japanese."""
+    with translation.override(language):
+        html = render_to_string("reports/base.html", {"title": "x"})
+    assert f'<html lang="{language}">' in html
