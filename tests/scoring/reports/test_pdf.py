@@ -311,6 +311,8 @@ def test_the_meet_sheet_pdf(club):
     _, _, data = render_meet_pdf(meet)
     text = pdf_text(data)
     assert "例会成績表" in text and "2025年10月1日（水）" in text
+    attending = meet.attendees.count()
+    assert attending > 0 and f"出席 {attending} 人" in text
     game = Hanchan.objects.filter(meet=meet).order_by("round_no", "table_no").first()
     for r in game.results.select_related("member"):
         assert r.member.name in text and signed_p(r.total_points) in text
