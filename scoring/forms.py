@@ -198,7 +198,7 @@ class PlanForm(forms.Form):
         label=_("start time"), required=False, widget=forms.TimeInput(attrs={"type": "time"})
     )
     place = forms.CharField(
-        label=_("place"), max_length=NOTE_LENGTH, required=False, validators=[no_control_characters]
+        label=_("venue"), max_length=NOTE_LENGTH, required=False, validators=[no_control_characters]
     )
     note = forms.CharField(
         label=_("note"), max_length=NOTE_LENGTH, required=False, validators=[no_control_characters]

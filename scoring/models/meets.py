@@ -5,8 +5,8 @@ reopens it with a reason."""
 
 from __future__ import annotations
 
-import secrets
 import datetime as dt
+import secrets
 from typing import Any
 
 from django.conf import settings
@@ -87,7 +87,7 @@ class Meet(models.Model):
     # start time and place, and results are entered on the same meet on the day.
     start_time = models.TimeField(_("start time"), null=True, blank=True)
     place = models.CharField(
-        _("place"), max_length=NOTE_LENGTH, blank=True, validators=[no_control_characters]
+        _("venue"), max_length=NOTE_LENGTH, blank=True, validators=[no_control_characters]
     )
 
     history = HistoricalRecords(m2m_fields=[attendees])
