@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import re
-from datetime import date
+from datetime import date, time
 from typing import Any
 from uuid import UUID
 
@@ -178,7 +178,8 @@ WEEK_CHOICES = [(str(n), _("week %(n)d") % {"n": n}) for n in WEEKS_OF_MONTH]
 class PlanForm(forms.Form):
     """The schedule in one step: the meets of the days a repeating rule names between two
     days (as the club holds them, the 1st and 3rd Wednesday and the 2nd and 4th Saturday of
-    each month), with one start time, place and note. Starts on the next half-year."""
+    each month), with a start time for each kind, and one place and note. Starts on the next
+    half-year."""
 
     first = forms.DateField(label=_("From"), widget=forms.DateInput(attrs={"type": "date"}))
     last = forms.DateField(label=_("To"), widget=forms.DateInput(attrs={"type": "date"}))
@@ -194,8 +195,15 @@ class PlanForm(forms.Form):
         required=False,
         widget=forms.CheckboxSelectMultiple,
     )
-    start_time = forms.TimeField(
-        label=_("start time"), required=False, widget=forms.TimeInput(attrs={"type": "time"})
+    wednesday_start = forms.TimeField(
+        label=_("Wednesday meet: start time"),
+        required=False,
+        widget=forms.TimeInput(attrs={"type": "time"}),
+    )
+    saturday_start = forms.TimeField(
+        label=_("Saturday meet: start time"),
+        required=False,
+        widget=forms.TimeInput(attrs={"type": "time"}),
     )
     place = forms.CharField(
         label=_("venue"), max_length=NOTE_LENGTH, required=False, validators=[no_control_characters]
@@ -242,6 +250,12 @@ class PlanForm(forms.Form):
             Repeat(MEET_WEEKDAYS[MeetKind.SATURDAY], _weeks(data["saturdays"]), MeetKind.SATURDAY),
         ]
         return planned_days(data["first"], data["last"], repeats)
+
+    def start_of(self, kind: str) -> time | None:
+        """The start time the form gives a meet of this kind."""
+        field = "saturday_start" if kind == MeetKind.SATURDAY else "wednesday_start"
+        start: time | None = self.cleaned_data[field]
+        return start
 
 
 def _weeks(values: list[str]) -> tuple[int, ...]:

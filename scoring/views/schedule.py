@@ -148,7 +148,7 @@ def answer(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         organizer_page = who != me
         if organizer_page:
             return render(
-                request, "scoring/schedule_answers.html#answers", _answers_context(meet, request)
+                request, "scoring/schedule_answers.html#answers", _answers_context(meet, who)
             )
         row = planned([meet], me, with_names=is_organizer(request.user))[0]
         context: dict[str, object] = {
@@ -164,7 +164,8 @@ def answer(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return redirect("scoring:schedule")
 
 
-def _answers_context(meet: Meet, request: HttpRequest) -> dict[str, object]:
+def _answers_context(meet: Meet, chosen: Member | None = None) -> dict[str, object]:
+    """The organizer's 出欠 page; ``chosen``: the member just answered for, chosen again."""
     row = planned([meet], None, with_names=True)[0]
     answered = {m.pk for names in row.names.values() for m in names}
     return {
@@ -175,6 +176,7 @@ def _answers_context(meet: Meet, request: HttpRequest) -> dict[str, object]:
         "members": Member.objects.filter(is_active=True),
         "attending": list(meet.attendees.all()),
         "before_the_day": meet.date > timezone.localdate(),
+        "chosen": chosen,
     }
 
 
@@ -184,7 +186,7 @@ def answers(request: HttpRequest, pk: int) -> HttpResponse:
     """The organizer's view of one meet's 出欠: the counts and names, who has not answered,
     an answer for a member who phoned in, and the attendance from the answers in one tap."""
     meet = get_object_or_404(Meet, pk=pk)
-    return render(request, "scoring/schedule_answers.html", _answers_context(meet, request))
+    return render(request, "scoring/schedule_answers.html", _answers_context(meet))
 
 
 @organizer_required
@@ -224,7 +226,7 @@ def plan(request: HttpRequest) -> HttpResponse:
                     kind=kind,
                     defaults={
                         "rule_set": rule_set,
-                        "start_time": data["start_time"],
+                        "start_time": form.start_of(kind),
                         "place": data["place"],
                         "note": data["note"],
                     },

@@ -21,7 +21,8 @@ HALF_YEAR = {
     "last": "2027-09-30",
     "wednesdays": ["1", "3"],
     "saturdays": ["2", "4"],
-    "start_time": "13:00",
+    "wednesday_start": "13:00",
+    "saturday_start": "10:00",
     "place": "白樺会館 2階",
     "note": "",
 }
@@ -65,8 +66,9 @@ class TestPlan:
             (date(2027, 4, 24), "sat"),
         ]
         assert meets[-1].date == date(2027, 9, 25)
-        assert {(m.start_time, m.place, m.rule_set) for m in meets} == {
-            (time(13, 0), "白樺会館 2階", club_rule)
+        assert {(m.kind, m.start_time, m.place, m.rule_set) for m in meets} == {
+            ("wed", time(13, 0), "白樺会館 2階", club_rule),
+            ("sat", time(10, 0), "白樺会館 2階", club_rule),
         }
         assert all(not m.hanchans.exists() and not m.attendees.exists() for m in meets)
 
@@ -144,6 +146,10 @@ class TestAnswers:
             HTTP_HX_REQUEST="true",
         )
         assert response.status_code == 200
+        html = response.content.decode()
+        assert html.strip().startswith('<div id="answers">')
+        assert "現在の出席 1 人: 西川 次郎" in html  # the attendance shown is the new one
+        assert f'<option value="{who.pk}" selected>' in html
         answer = Answer.objects.get()
         assert (answer.member, answer.answered_by) == (who, alice)
         page = organizer_client.get(f"/meets/{coming.pk}/answers/").content.decode()
