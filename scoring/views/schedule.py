@@ -273,7 +273,13 @@ def calendar_link(request: HttpRequest) -> HttpResponse:
     return redirect("scoring:schedule")
 
 
-def _feed(meets: QuerySet[Meet]) -> HttpResponse:
+FEED_KEEPS = timedelta(days=62)
+"""How far back the feed goes: a phone's calendar drops an event the feed no longer holds, so
+the meets of the last two months stay in it, not only the coming ones."""
+
+
+def _feed() -> HttpResponse:
+    meets = coming_meets(timezone.localdate() - FEED_KEEPS)
     response = HttpResponse(ical.schedule_calendar(meets), content_type=ical.CONTENT_TYPE)
     response["Content-Disposition"] = 'inline; filename="shirakaba.ics"'
     response["Cache-Control"] = "private, no-store"
@@ -289,7 +295,7 @@ def public_feed(request: HttpRequest) -> HttpResponse:
             return redirect_to_login(request.get_full_path())
         if not _signed_in_member(request):
             raise PermissionDenied
-    return _feed(coming_meets())
+    return _feed()
 
 
 @login_not_required
@@ -300,7 +306,7 @@ def member_feed(request: HttpRequest, token: str) -> HttpResponse:
     link = CalendarLink.objects.filter(token=token, member__is_active=True).first()
     if link is None:
         return redirect_to_login(request.get_full_path())
-    return _feed(coming_meets())
+    return _feed()
 
 
 @require_safe

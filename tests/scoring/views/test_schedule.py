@@ -234,6 +234,17 @@ class TestFeed:
         assert sat.start == coming.date + timedelta(days=3)  # a date: all day
         assert "LOCATION" not in sat
 
+    def test_the_feed_keeps_the_last_two_months(self, member_client, bobs_member, club_rule):
+        """A phone's calendar drops what the feed no longer holds: a meet 30 days ago stays,
+        one 90 days ago is gone."""
+        today = timezone.localdate()
+        for days, kind in ((30, "wed"), (90, "sat")):
+            Meet.objects.create(date=today - timedelta(days=days), kind=kind, rule_set=club_rule)
+        member_client.post("/schedule/calendar-link/", {"link": "make"})
+        token = CalendarLink.objects.get().token
+        events = Calendar.from_ical(Client().get(f"/schedule/{token}.ics").content).events
+        assert [e.start for e in events] == [today - timedelta(days=30)]
+
     def test_a_new_address_ends_the_old_and_a_leaving_member_has_none(
         self, member_client, bobs_member, coming
     ):
