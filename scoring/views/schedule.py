@@ -93,6 +93,12 @@ def schedule(request: HtmxHttpRequest) -> HttpResponse:
     organizer = is_organizer(request.user)
     link = CalendarLink.objects.filter(member=me).first() if me else None
     public = schedule_is_public()
+    if link is not None:
+        feed_url = request.build_absolute_uri(reverse("scoring:schedule-feed", args=[link.token]))
+    elif public:
+        feed_url = request.build_absolute_uri(reverse("scoring:schedule-public-feed"))
+    else:
+        feed_url = ""
     return render(
         request,
         "scoring/schedule.html",
@@ -100,13 +106,9 @@ def schedule(request: HtmxHttpRequest) -> HttpResponse:
             "rows": planned(list(coming_meets()), me, with_names=organizer),
             "me": me,
             "choices": AnswerChoice.choices,
-            "feed_url": request.build_absolute_uri(
-                reverse("scoring:schedule-feed", args=[link.token])
-                if link
-                else reverse("scoring:schedule-public-feed")
-            )
-            if link or public
-            else "",
+            "feed_url": feed_url,
+            # webcal: opens the phone's calendar app, which subscribes to the address.
+            "webcal_url": "webcal://" + feed_url.split("://", 1)[-1] if feed_url else "",
             "has_link": link is not None,
             "public": public,
             "is_organizer": organizer,

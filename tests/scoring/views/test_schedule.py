@@ -262,7 +262,9 @@ class TestFeed:
     def test_the_member_page_shows_their_own_address(self, member_client, bobs_member, coming):
         member_client.post("/schedule/calendar-link/", {"link": "make"})
         token = CalendarLink.objects.get().token
-        assert f"/schedule/{token}.ics" in member_client.get("/schedule/").content.decode()
+        html = member_client.get("/schedule/").content.decode()
+        assert f'value="http://testserver/schedule/{token}.ics"' in html
+        assert f'href="webcal://testserver/schedule/{token}.ics"' in html
 
 
 class TestWhoSees:
