@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import re
-from datetime import date
+from datetime import date, time
 from typing import Any
 from uuid import UUID
 
@@ -20,6 +20,7 @@ from scoring import rules
 from scoring.models import (
     LAST_ROUND,
     LAST_TABLE,
+    AnswerChoice,
     DrawMode,
     Hanchan,
     Meet,
@@ -37,8 +38,9 @@ from scoring.notation import (
     parse_score,
     seat_label,
 )
+from scoring.schedule import WEEKS_OF_MONTH, Repeat, planned_days
 from scoring.sheets import MAX_BYTES, too_large
-from scoring.standings import Filters, Period, PeriodOutOfRange
+from scoring.standings import Filters, Period, PeriodKind, PeriodOutOfRange
 
 
 class RuleSetCopyForm(forms.Form):
@@ -97,10 +99,11 @@ class MeetForm(forms.ModelForm):  # type: ignore[type-arg]  # not subscriptable 
 
     class Meta:
         model = Meet
-        fields = ["date", "kind", "rule_set", "attendees", "note"]
+        fields = ["date", "kind", "rule_set", "attendees", "note", "start_time", "place"]
         field_classes = {"rule_set": IdChoiceField, "attendees": IdMultipleChoiceField}
         widgets = {
             "date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+            "start_time": forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
             "kind": forms.RadioSelect,
             "attendees": forms.CheckboxSelectMultiple,
         }
@@ -167,6 +170,103 @@ class MeetForm(forms.ModelForm):  # type: ignore[type-arg]  # not subscriptable 
                 ),
             )
         return cleaned
+
+
+WEEK_CHOICES = [(str(n), _("week %(n)d") % {"n": n}) for n in WEEKS_OF_MONTH]
+
+
+class PlanForm(forms.Form):
+    """The schedule in one step: the meets of the days a repeating rule names between two
+    days (as the club holds them, the 1st and 3rd Wednesday and the 2nd and 4th Saturday of
+    each month), with a start time for each kind, and one place and note. Starts on the next
+    half-year."""
+
+    first = forms.DateField(label=_("From"), widget=forms.DateInput(attrs={"type": "date"}))
+    last = forms.DateField(label=_("To"), widget=forms.DateInput(attrs={"type": "date"}))
+    wednesdays = forms.MultipleChoiceField(
+        label=_("Wednesday meet: which Wednesdays of the month"),
+        choices=WEEK_CHOICES,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+    saturdays = forms.MultipleChoiceField(
+        label=_("Saturday meet: which Saturdays of the month"),
+        choices=WEEK_CHOICES,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+    wednesday_start = forms.TimeField(
+        label=_("Wednesday meet: start time"),
+        required=False,
+        widget=forms.TimeInput(attrs={"type": "time"}),
+    )
+    saturday_start = forms.TimeField(
+        label=_("Saturday meet: start time"),
+        required=False,
+        widget=forms.TimeInput(attrs={"type": "time"}),
+    )
+    place = forms.CharField(
+        label=_("venue"), max_length=NOTE_LENGTH, required=False, validators=[no_control_characters]
+    )
+    note = forms.CharField(
+        label=_("note"), max_length=NOTE_LENGTH, required=False, validators=[no_control_characters]
+    )
+
+    LONGEST = 400
+    """The most days one step covers (a fiscal year and a bit)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        half = Period.containing(timezone.localdate(), PeriodKind.HALF).next()
+        if half is not None:
+            self.initial.setdefault("first", half.start)
+            self.initial.setdefault("last", half.end)
+        self.initial.setdefault("wednesdays", ["1", "3"])
+        self.initial.setdefault("saturdays", ["2", "4"])
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        first, last = cleaned.get("first"), cleaned.get("last")
+        if first is None or last is None:
+            return cleaned
+        low, high = MEET_DATES
+        if not (low <= first <= last <= high):
+            raise ValidationError(_("Give a first day before the last, within the meets' dates."))
+        if (last - first).days > self.LONGEST:
+            raise ValidationError(
+                _("Plan at most %(days)d days at a time.") % {"days": self.LONGEST}
+            )
+        if not cleaned.get("wednesdays") and not cleaned.get("saturdays"):
+            raise ValidationError(_("Choose at least one Wednesday or Saturday of the month."))
+        return cleaned
+
+    def days(self) -> list[tuple[date, str]]:
+        """The days the rule names, each with the kind of its meet."""
+        data = self.cleaned_data
+        repeats = [
+            Repeat(
+                MEET_WEEKDAYS[MeetKind.WEDNESDAY], _weeks(data["wednesdays"]), MeetKind.WEDNESDAY
+            ),
+            Repeat(MEET_WEEKDAYS[MeetKind.SATURDAY], _weeks(data["saturdays"]), MeetKind.SATURDAY),
+        ]
+        return planned_days(data["first"], data["last"], repeats)
+
+    def start_of(self, kind: str) -> time | None:
+        """The start time the form gives a meet of this kind."""
+        field = "saturday_start" if kind == MeetKind.SATURDAY else "wednesday_start"
+        start: time | None = self.cleaned_data[field]
+        return start
+
+
+def _weeks(values: list[str]) -> tuple[int, ...]:
+    return tuple(sorted(int(v) for v in values))
+
+
+class AnswerForm(forms.Form):
+    """One 出欠: the answer, and (the organizer's, for a member who phoned in) whose."""
+
+    answer = forms.ChoiceField(choices=AnswerChoice.choices)
+    member = IdChoiceField(queryset=Member.objects.filter(is_active=True), required=False)
 
 
 class SentForm(forms.Form):

@@ -1,6 +1,16 @@
 from django.urls import path, register_converter
 
-from scoring.views import downloads, draws, games, hands, imports, meets, rule_sets, standings
+from scoring.views import (
+    downloads,
+    draws,
+    games,
+    hands,
+    imports,
+    meets,
+    rule_sets,
+    schedule,
+    standings,
+)
 
 
 class DigestConverter:
@@ -61,4 +71,18 @@ urlpatterns = [
     path("rules/<int:pk>/copy/", rule_sets.rule_set_copy, name="rule-set-copy"),
     path("rules/<int:pk>/score-table.pdf", hands.score_table_pdf, name="score-table-pdf"),
     path("calculator/", hands.calculator, name="calculator"),
+    path("schedule/", schedule.schedule, name="schedule"),
+    path("schedule/plan/", schedule.plan, name="schedule-plan"),
+    path("schedule/visibility/", schedule.schedule_visibility, name="schedule-visibility"),
+    path("schedule/calendar-link/", schedule.calendar_link, name="calendar-link"),
+    path("schedule/notice.pdf", schedule.notice_pdf, name="schedule-notice"),
+    path("schedule.ics", schedule.public_feed, name="schedule-public-feed"),
+    path("schedule/<slug:token>.ics", schedule.member_feed, name="schedule-feed"),
+    path("meets/<int:pk>/answer/", schedule.answer, name="schedule-answer"),
+    path("meets/<int:pk>/answers/", schedule.answers, name="schedule-answers"),
+    path(
+        "meets/<int:pk>/attendance-from-answers/",
+        schedule.attendance_from_answers,
+        name="attendance-from-answers",
+    ),
 ]

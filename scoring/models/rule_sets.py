@@ -281,6 +281,13 @@ class ClubSettings(models.Model):
         default=False,
         help_text=_("Visitors who have not signed in may read the standings page."),
     )
+    schedule_public = models.BooleanField(
+        _("schedule open to visitors"),
+        default=False,
+        help_text=_(
+            "Visitors who have not signed in may read the coming meets and their calendar feed."
+        ),
+    )
     history = HistoricalRecords()
 
     class Meta:

@@ -9,6 +9,7 @@ The half-year report is made of parts, kept and shared among workers (``parts.py
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import date
 from decimal import Decimal
 from itertools import accumulate, groupby
 from typing import Any
@@ -271,4 +272,21 @@ def render_meet_pdf(meet: Meet) -> tuple[str, str, bytes]:
         f"shirakaba-meet-{meet.date:%Y-%m-%d}-{meet.kind}.pdf",
         CONTENT_TYPE,
         weasy.write_pdf(_html("reports/meet.html", context)),
+    )
+
+
+def render_notice_pdf(month: date, meets: Sequence[Meet]) -> tuple[str, str, bytes]:
+    """回覧板のお知らせ: a month's meets in large type (day, meet, start, place, note), each
+    with room for the names of those who answer on paper. Sheet 002: 「毎月の開催日を白樺会
+    ホームページおよび回覧版にてお知らせしております」."""
+    context = {
+        "title": _("Meets of the month"),
+        "period_label": Period.month(month.year, month.month).label,
+        "month": month,
+        "meets": meets,
+    }
+    return (
+        f"shirakaba-notice-{month:%Y-%m}.pdf",
+        CONTENT_TYPE,
+        weasy.write_pdf(_html("reports/notice.html", context)),
     )

@@ -37,7 +37,12 @@ ANSWERS_IN_JSON = re.compile(r"/meets/[0-9]+/games/send/")
 # A member's own writes: signing out, choosing a language, changing their own password.
 MEMBERS_OWN_POSTS = {"/logout/", "/i18n/setlang/", "/password/", "/admin/logout/"}
 # A member may ask for a report again (a failed one's button), as they may ask for one.
-MEMBERS_OWN_POST_PATTERNS = (re.compile(r"/reports/[0-9a-f]{64}/again"),)
+# A member answers 出欠 for a coming meet, and makes their own calendar address.
+MEMBERS_OWN_POST_PATTERNS = (
+    re.compile(r"/reports/[0-9a-f]{64}/again"),
+    re.compile(r"/meets/\d+/answer/"),
+    re.compile(r"/schedule/calendar-link/"),
+)
 
 
 def members_own_post(path: str) -> bool:
