@@ -4,12 +4,21 @@
 - ``meets``: meets, their attendance and their table draw;
 - ``games``: games (hanchan), their results and big hands, and the settlement guard;
 - ``report_jobs``: the reports and report parts the workers make;
-- ``preferences``: what a login keeps on the game form (the scores' unit).
+- ``preferences``: what a login keeps on the game form (the scores' unit);
+- ``awards``: the season's awards of a standings group (表彰).
 
 Every name is read from ``scoring.models`` as before the split, the club's notation
 (``scoring.notation``) that was first written here included.
 """
 
+from scoring.models.awards import (
+    CIRCLE_GAMES_PER_MEET,
+    CIRCLE_SHARE,
+    DEFAULT_AWARDS,
+    Award,
+    AwardQuerySet,
+    Measure,
+)
 from scoring.models.games import (
     BigHand,
     Hanchan,
@@ -62,6 +71,9 @@ from scoring.notation import (
 
 __all__ = [
     "ABANDONED_AFTER",
+    "CIRCLE_GAMES_PER_MEET",
+    "CIRCLE_SHARE",
+    "DEFAULT_AWARDS",
     "HAND_LABELS_JA",
     "HAND_WORDS",
     "INVALID_GAME_MESSAGES",
@@ -71,6 +83,8 @@ __all__ = [
     "SCORE_SIGNS",
     "SEAT_LABELS",
     "SEAT_NAMES",
+    "Award",
+    "AwardQuerySet",
     "BigHand",
     "ClubSettings",
     "DrawMode",
@@ -81,6 +95,7 @@ __all__ = [
     "HanchanResult",
     "HandLevel",
     "MadeByWorker",
+    "Measure",
     "Meet",
     "MeetKind",
     "PlayerEntry",
