@@ -18,6 +18,7 @@ from scoring.models.awards import (
     Award,
     AwardQuerySet,
     Measure,
+    make_default_awards,
 )
 from scoring.models.games import (
     BigHand,
@@ -111,6 +112,7 @@ __all__ = [
     "finalised_error",
     "format_big_hands",
     "invalid_game_error",
+    "make_default_awards",
     "parse_big_hands",
     "parse_score",
     "seat_label",

@@ -2,15 +2,19 @@
 the awards the organizer gives by hand (敢闘賞).
 
 The winners are not stored: ``scoring.standings.awards`` computes them from the standings of a
-period. Only an award given by hand names its winner here (for one period).
+period. Only an award given by hand names its winner here (for one period). Every group has the
+default awards (``DEFAULT_AWARDS``) from its making on (``make_default_awards``).
 """
 
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import Any
 
 from django.core.validators import MaxValueValidator, MinValueValidator
-from django.db import models, transaction
+from django.db import models
+from django.db.models.signals import post_save
+from django.dispatch import receiver
 from django.utils.translation import gettext_lazy as _
 
 from members.models import NAME_LENGTH, NOTE_LENGTH, Member, no_control_characters
@@ -51,24 +55,22 @@ DEFAULT_AWARDS: tuple[tuple[Measure, str, Decimal, int], ...] = (
 
 class AwardQuerySet(models.QuerySet["Award"]):
     def of_group(self, group: StandingsGroup) -> AwardQuerySet:
-        """The group's awards in their order; the defaults (``DEFAULT_AWARDS``) are made the
-        first time a group's awards are asked for (a group made later gets them too). The
-        organizer turns a default award off (``is_shown``) rather than deleting it."""
-        awards = self.filter(group=group)
-        if not awards.exists():
-            with transaction.atomic():
-                for position, (measure, name, share, per_meet) in enumerate(DEFAULT_AWARDS):
-                    Award.objects.get_or_create(
-                        group=group,
-                        measure=measure,
-                        name=name,
-                        defaults={
-                            "position": position + 1,
-                            "min_share": share,
-                            "games_per_meet": per_meet,
-                        },
-                    )
-        return awards.order_by("position", "pk")
+        """The group's awards in their order."""
+        return self.filter(group=group).order_by("position", "pk")
+
+
+def make_default_awards(group: StandingsGroup) -> None:
+    """Give a group the default awards (``DEFAULT_AWARDS``). A group made later gets them on
+    its first save; the groups there were before are given theirs by the migration
+    ``0019_default_awards``. The organizer turns a default award off (``is_shown``) rather
+    than deleting it."""
+    for position, (measure, name, share, per_meet) in enumerate(DEFAULT_AWARDS):
+        Award.objects.get_or_create(
+            group=group,
+            measure=measure,
+            name=name,
+            defaults={"position": position + 1, "min_share": share, "games_per_meet": per_meet},
+        )
 
 
 class Award(models.Model):
@@ -130,3 +132,18 @@ class Award(models.Model):
     @property
     def by_hand(self) -> bool:
         return self.measure == Measure.BY_HAND
+
+
+@receiver(post_save, sender=StandingsGroup)
+def _a_new_group_gets_the_default_awards(
+    sender: type[StandingsGroup],
+    instance: StandingsGroup,
+    created: bool = False,
+    raw: bool = False,
+    **kwargs: Any,
+) -> None:
+    """A standings group made after the awards came (the organizer's, or a restore's put
+    back with the migrations' data) starts with the default awards (a restore loads its rows
+    as they were: ``raw``)."""
+    if created and not raw:
+        make_default_awards(instance)

@@ -3,7 +3,7 @@ figure that won.
 
 Read from ``compute_standings``' rows, in a fixed number of queries whatever the number of
 members: the standings (three), the meets held (one), the guests among the members (one)
-and the group's awards (two, one more the first time, when the defaults are made).
+and the group's awards (one).
 
 Each award's figure comes from one function of the measure registry (``MEASURES``): a
 measure maps the season to a figure per member, says whether the highest or the lowest

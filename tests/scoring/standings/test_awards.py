@@ -39,13 +39,15 @@ def results(award_season):
     return compute_awards(Filters(period=H1))
 
 
-def test_the_defaults_are_made_on_first_use(club_rule):
-    group = StandingsGroup.club()
-    assert not Award.objects.filter(group=group).exists()
-    names = [a.name for a in Award.objects.of_group(group)]
-    assert names == [name for _m, name, _s, _g in DEFAULT_AWARDS]
-    assert Award.objects.of_group(group).count() == len(DEFAULT_AWARDS)  # made once
-    assert Measure.RATING not in [a.measure for a in Award.objects.of_group(group)]
+def test_every_group_has_the_default_awards(club_rule):
+    defaults = [name for _m, name, _s, _g in DEFAULT_AWARDS]
+    for group in StandingsGroup.objects.all():  # made by the migrations
+        assert [a.name for a in Award.objects.of_group(group)] == defaults
+    new = StandingsGroup.objects.create(name="新しいグループ")
+    assert [a.name for a in Award.objects.of_group(new)] == defaults
+    assert Measure.RATING not in [a.measure for a in Award.objects.of_group(new)]
+    average = Award.objects.of_group(new).get(measure=Measure.AVERAGE_PLACE)
+    assert (average.min_share, average.games_per_meet) == (70, 2)  # the circles' 70 % of × 2
 
 
 def test_highest_total_p(results):
@@ -103,7 +105,6 @@ def test_the_share_and_games_per_meet_are_the_awards_settings(award_season):
 
 def test_an_award_given_by_hand_is_listed_in_its_period(award_season):
     group = StandingsGroup.club()
-    Award.objects.of_group(group)
     Award.objects.create(
         group=group,
         name="敢闘賞",
@@ -132,6 +133,7 @@ def test_the_fiscal_year_counts_the_same_games(results, award_season):
 
 
 def test_a_fixed_number_of_queries(award_season, django_assert_num_queries):
-    compute_awards(Filters(period=H1))  # the defaults made
-    with django_assert_num_queries(9):
+    # the club's group and its rule sets, the standings (three), the guests, the meets held,
+    # the awards
+    with django_assert_num_queries(8):
         compute_awards(Filters(period=H1))
