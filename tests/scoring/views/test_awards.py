@@ -51,9 +51,13 @@ def test_the_organizer_gets_a_certificate(organizer_client, award_season):
     response = organizer_client.get(f"{CERTIFICATE}?{H1}&award={total.pk}&member={e.pk}")
     assert response.status_code == 200
     assert response["Content-Type"] == "application/pdf"
-    words = pdf_text(response.content)
-    for word in ("賞", "状", "最", "高", "Ｅ", "会", "員", "殿", "＋", "４", "８"):
-        assert word in words  # one character a line: written vertically
+    # Written vertically: one character a line, in vertical forms (ー as ︱), full-width
+    # figures; the club's name (the leftmost column) first, the title (the rightmost) last.
+    lines = pdf_text(response.content).split("\n")
+    assert "".join(lines[:12]) == "白樺会マ︱ジャンサ︱クル"
+    assert "".join(lines[-2:]) == "賞状"
+    text = "".join(lines)
+    assert "最高ポイント賞" in text and "Ｅ　会員　殿" in text and "＋４８．" in text
 
 
 @pytest.mark.slow
