@@ -29,6 +29,7 @@ def test_a_member_sees_the_winners_with_their_figures(member_client, award_seaso
     assert "最高ポイント賞" in text and "E 会員" in text and "+48.0" in text
     assert "同点 2 名" in text  # 最高得点賞: A and B
     assert "規定半荘数 3" in text  # 最高平均順位賞: 2 meets × 2 × 70 % = 2.8 → 3
+    assert "未満の 3 名は対象外" in text  # C, D and E
     assert "G ゲスト" not in text
     assert CERTIFICATE not in text  # the organizer prints the certificates
 
