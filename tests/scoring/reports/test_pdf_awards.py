@@ -17,6 +17,7 @@ def test_vertical_columns_use_the_vertical_forms_and_cut_columns():
     ]
 
 
+@pytest.mark.slow
 def test_the_half_year_report_has_the_awards(award_season):
     _name, _type, data = render_standings_pdf(
         Filters(period=Period.half(2025, 1)), with_members=False
@@ -33,6 +34,7 @@ def test_the_half_year_report_in_parts_has_the_awards(award_season):
     assert "最高ポイント賞" in pdf_text(data)
 
 
+@pytest.mark.slow
 def test_the_monthly_report_has_no_awards(award_season):
     _name, _type, data = render_standings_pdf(Filters(period=Period.month(2025, 4)))
     assert "最高ポイント賞" not in pdf_text(data)

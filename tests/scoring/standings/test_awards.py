@@ -19,12 +19,15 @@ M2 2025-04-23 round 1: A 30,000  B 25,000 (跳満)  E 48,000  G 17,000 (役満 �
 最多満貫以上: B 2 (満貫, 跳満).   最高得点: A and B 50,000: a tie of two.
 """
 
+from datetime import date
 from decimal import Decimal
 
 import pytest
 
-from scoring.models import DEFAULT_AWARDS, Award, Measure, StandingsGroup
+from members.models import Member
+from scoring.models import DEFAULT_AWARDS, Award, Measure, Meet, StandingsGroup
 from scoring.standings import Filters, Period, compute_awards, min_games_for
+from tests.builders import play
 
 H1 = Period.half(2025, 1)
 
@@ -132,8 +135,20 @@ def test_the_fiscal_year_counts_the_same_games(results, award_season):
     assert winners(year, Measure.TOTAL)[0] == [("E", "+48.0")]
 
 
-def test_a_fixed_number_of_queries(award_season, django_assert_num_queries):
+def test_a_fixed_number_of_queries(award_season, club_rule, django_assert_num_queries):
     # the club's group and its rule sets, the standings (three), the guests, the meets held,
     # the awards
     with django_assert_num_queries(8):
         compute_awards(Filters(period=H1))
+    # Eight more players, one of them a guest, and a meet more: the same number.
+    more = [
+        Member.objects.create(name=f"追加 {i}", furigana="つい", is_guest=i == 0) for i in range(8)
+    ]
+    meet = Meet.objects.create(date=date(2025, 5, 14), kind="wed", rule_set=club_rule)
+    play(meet, 1, 1, club_rule, more[:4], [40000, 30000, 30000, 20000])
+    play(meet, 2, 1, club_rule, more[4:], [40000, 30000, 30000, 20000])
+    with django_assert_num_queries(8):
+        results = compute_awards(Filters(period=H1))
+    # 3 meets × 2 × 0.70 = 4.2 → 5 games: nobody has them (A and B 3, the others 1 or 2).
+    found, result = winners(results, Measure.AVERAGE_PLACE)
+    assert (found, result.min_games) == ([], 5)

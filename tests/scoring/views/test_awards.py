@@ -44,6 +44,7 @@ def test_visitors_and_logins_without_a_role_see_nothing(client, outsider_client,
     assert outsider_client.get(PAGE).status_code == 403
 
 
+@pytest.mark.slow
 def test_the_organizer_gets_a_certificate(organizer_client, award_season):
     text = organizer_client.get(f"{PAGE}?{H1}").content.decode()
     total = award(Measure.TOTAL)
@@ -114,6 +115,7 @@ def test_the_organizer_changes_an_awards_eligibility(organizer_client, member_cl
     assert "1.00" in text  # E's average place, no longer cut
 
 
+@pytest.mark.slow
 def test_the_organizer_gives_an_award_by_hand_and_takes_it_back(
     organizer_client, member_client, award_season
 ):
