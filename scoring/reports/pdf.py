@@ -357,7 +357,18 @@ def certificate_text(result: AwardResult, winner: Winner, period: Period) -> str
     }
 
 
-CERTIFICATE_COLUMN = 19  # characters in a column of the certificate's body
+CERTIFICATE_COLUMN = 19  # characters in a column of the certificate's body, at most …
+CERTIFICATE_BODY_COLUMNS = 6  # … columns: a longer text gets longer columns in smaller type
+CERTIFICATE_BODY_HEIGHT = 380  # points: a body column's height (19 characters of 20 pt)
+
+
+def body_layout(text: str) -> tuple[int, Decimal]:
+    """How long a certificate's body columns are and their type size (pt), so that the body
+    keeps to ``CERTIFICATE_BODY_COLUMNS`` columns of the same height: 19 characters of
+    20 pt, or (a long reason for an award by hand) more, smaller ones."""
+    per_column = max(CERTIFICATE_COLUMN, -(-len(text) // CERTIFICATE_BODY_COLUMNS))
+    size = min(Decimal(20), Decimal(CERTIFICATE_BODY_HEIGHT) / per_column)
+    return per_column, size.quantize(Decimal("0.1"))
 
 
 def render_certificate_pdf(
@@ -366,16 +377,15 @@ def render_certificate_pdf(
     """賞状: an A4 certificate for one winner of one award, written vertically (right to
     left): the title, the award, the winner, the words, the date and the club's name."""
     made_on = timezone.localdate()
+    body = certificate_text(result, winner, filters.period)
+    per_column, body_size = body_layout(body)
     # Right to left, as it is read: the title, the award, the winner, the words, the date
     # and the club; each a list of (kind, column).
     right_to_left = [
         ("heading", vertical_columns(_("Certificate"), 4)),
-        ("award", vertical_columns(result.award.name, 12)),
+        ("award", vertical_columns(result.award.name, 14)),
         ("winner", vertical_columns(_("%(name)s 殿") % {"name": winner.name}, 12)),
-        (
-            "body",
-            vertical_columns(certificate_text(result, winner, filters.period), CERTIFICATE_COLUMN),
-        ),
+        ("body", vertical_columns(body, per_column)),
         ("day", vertical_columns(date_format(made_on, "DATE_FORMAT"), CERTIFICATE_COLUMN)),
         ("club", vertical_columns(_("Shirakaba Mahjong Circle"), CERTIFICATE_COLUMN)),
     ]
@@ -384,6 +394,7 @@ def render_certificate_pdf(
         "title": _("Certificate"),
         "period_label": filters.period.label,
         "columns": columns[::-1],  # laid out left to right
+        "body_size": body_size,
     }
     return (
         f"shirakaba-certificate-{filters.period.key}-{result.award.pk}-{winner.member_id}.pdf",

@@ -2,9 +2,11 @@
 the awards section of the half-year report. The season is ``award_season``'s: in 2025 上期
 E wins 最高ポイント賞 with +48.0 (tests/scoring/standings/test_awards.py)."""
 
+from decimal import Decimal
+
 import pytest
 
-from scoring.reports.pdf import render_standings_pdf, vertical_columns
+from scoring.reports.pdf import body_layout, render_standings_pdf, vertical_columns
 from scoring.standings import Filters, Period
 from tests.builders import pdf_text
 
@@ -15,6 +17,14 @@ def test_vertical_columns_use_the_vertical_forms_and_cut_columns():
         "＋４８．０︵",
         "Ｐ︶︒",
     ]
+
+
+def test_a_long_certificate_text_gets_longer_columns_in_smaller_type():
+    """At most six body columns of one height (19 characters of 20 pt = 380 pt): 130
+    characters → ceil(130 / 6) = 22 a column, 380 / 22 = 17.3 pt; 60 characters keep 19 and
+    20 pt."""
+    assert body_layout("あ" * 130) == (22, Decimal("17.3"))
+    assert body_layout("あ" * 60) == (19, Decimal("20.0"))
 
 
 @pytest.mark.slow
