@@ -1,6 +1,7 @@
 from django.urls import path, register_converter
 
 from scoring.views import (
+    awards,
     downloads,
     draws,
     games,
@@ -56,6 +57,10 @@ urlpatterns = [
         standings.member_chart,
         name="member-chart",
     ),
+    path("awards/", awards.awards, name="awards"),
+    path("awards/edit/", awards.award_edit, name="award-edit"),
+    path("awards/delete/", awards.award_delete, name="award-delete"),
+    path("awards/certificate.pdf", awards.award_certificate, name="award-certificate"),
     path("reports/standings.pdf", downloads.standings_pdf, name="standings-pdf"),
     path("reports/standings.xlsx", downloads.standings_xlsx, name="standings-xlsx"),
     path("reports/games.csv", downloads.games_csv, name="games-csv"),

@@ -21,13 +21,23 @@ beyond any club's or federation's number of games.
 
 The package, by table: ``club`` (the filters, a row per member, the order shown), ``meet``
 (one meet's sheet and the day's standings), ``member`` (a member's record), ``games`` (every
-game, a row per player, and the big hands). Other code imports from here.
+game, a row per player, and the big hands), ``awards`` (the season's awards). Other code imports from here.
 """
 
 from __future__ import annotations
 
 from scoring.notation import FIRST_DAY, LAST_DAY
 from scoring.periods import Period, PeriodKind, PeriodOutOfRange
+from scoring.standings.awards import (
+    MEASURES,
+    AwardResult,
+    Season,
+    Winner,
+    compute_awards,
+    min_games_for,
+    rule_text,
+    season_for,
+)
 from scoring.standings.club import (
     SORT_KEYS,
     STANDINGS,
@@ -69,9 +79,11 @@ __all__ = [
     "FIRST_DAY",
     "GAMES",
     "LAST_DAY",
+    "MEASURES",
     "MEMBER_GAMES",
     "SORT_KEYS",
     "STANDINGS",
+    "AwardResult",
     "Column",
     "DayLine",
     "Filters",
@@ -86,13 +98,16 @@ __all__ = [
     "PeriodKind",
     "PeriodOutOfRange",
     "PlaceColumns",
+    "Season",
     "SheetGame",
     "SheetLine",
     "SheetRound",
     "Shown",
     "StandingRow",
     "Table",
+    "Winner",
     "big_hand_list",
+    "compute_awards",
     "compute_standings",
     "counts_wins",
     "day_filters",
@@ -102,7 +117,10 @@ __all__ = [
     "member_games",
     "member_record",
     "member_records",
+    "min_games_for",
     "results_for",
+    "rule_text",
+    "season_for",
     "selection",
     "shown_for",
     "sort_standings",

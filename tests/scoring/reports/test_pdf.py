@@ -81,10 +81,10 @@ def test_the_half_year_pdf_is_joined_from_parts_stamped_with_page_numbers_and_ra
     from scoring.models import ReportPart
 
     data = render_standings_pdf(H2)[2]
-    # The standings; 満貫以上, a part a month with any; チョンボ and attendance; a part a
-    # member; the stamps: the ranks and the page numbers.
+    # The standings; the awards (表彰, issue 29); 満貫以上, a part a month with any; チョンボ
+    # and attendance; a part a member; the stamps: the ranks and the page numbers.
     months = {hand["date"].replace(day=1) for hand in big_hand_list(H2)}
-    assert ReportPart.objects.count() == 1 + max(1, len(months)) + 1 + len(club) + 2
+    assert ReportPart.objects.count() == 1 + 1 + max(1, len(months)) + 1 + len(club) + 2
     pages = page_lines(data)
     assert not any(" / " in line for line in pages[0])  # the cover
     for number, lines in enumerate(pages[1:], start=2):
@@ -152,10 +152,10 @@ def test_after_one_more_game_only_the_parts_that_changed_are_laid_out_again(club
     data = render_standings_pdf(H2)[2]
     played = [html for html in laid_out if "日別成績表" in html]
     assert len(played) == 4 and all(any(m.name in h for m in last) for h in played)
-    # And the front matter that changed: the standings and attendance, not the 満貫以上
-    # lists (no big hand in these games).
+    # And the front matter that changed: the standings, the awards and attendance, not the
+    # 満貫以上 lists (no big hand in these games).
     front = [html for html in laid_out if "日別成績表" not in html]
-    assert len(front) == 2 and not any("満貫以上</h2>" in html for html in front)
+    assert len(front) == 3 and not any("満貫以上</h2>" in html for html in front)
     rows = compute_standings(H2)
     pages, firsts = page_lines(data), first_pages(data)
     for row in rows:
