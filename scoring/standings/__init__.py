@@ -21,7 +21,7 @@ beyond any club's or federation's number of games.
 
 The package, by table: ``club`` (the filters, a row per member, the order shown), ``meet``
 (one meet's sheet and the day's standings), ``member`` (a member's record), ``games`` (every
-game, a row per player, and the big hands). Other code imports from here.
+game, a row per player, and the big hands), ``rating`` (the rating, レーティング). Other code imports from here.
 """
 
 from __future__ import annotations
@@ -64,12 +64,22 @@ from scoring.standings.member import (
     member_record,
     member_records,
 )
+from scoring.standings.rating import (
+    RATING_SORT_KEYS,
+    RatedGame,
+    Rating,
+    RatingRow,
+    compute_rating,
+    rating_players,
+    sort_rating,
+)
 
 __all__ = [
     "FIRST_DAY",
     "GAMES",
     "LAST_DAY",
     "MEMBER_GAMES",
+    "RATING_SORT_KEYS",
     "SORT_KEYS",
     "STANDINGS",
     "Column",
@@ -86,6 +96,9 @@ __all__ = [
     "PeriodKind",
     "PeriodOutOfRange",
     "PlaceColumns",
+    "RatedGame",
+    "Rating",
+    "RatingRow",
     "SheetGame",
     "SheetLine",
     "SheetRound",
@@ -93,6 +106,7 @@ __all__ = [
     "StandingRow",
     "Table",
     "big_hand_list",
+    "compute_rating",
     "compute_standings",
     "counts_wins",
     "day_filters",
@@ -102,9 +116,11 @@ __all__ = [
     "member_games",
     "member_record",
     "member_records",
+    "rating_players",
     "results_for",
     "selection",
     "shown_for",
+    "sort_rating",
     "sort_standings",
     "tables_for",
     "tied_note",
