@@ -78,6 +78,10 @@ class GameChange:
         return self.before + self.change
 
     @property
+    def after_text(self) -> str:
+        return format_r(self.after)
+
+    @property
     def factor(self) -> int:
         """The correction, thousandths."""
         return correction(self.games_before)
@@ -146,6 +150,39 @@ def rate_game(
         standing.r += change.change
         standing.games += 1
     return changes
+
+
+_SHARES: dict[tuple[int, tuple[int, ...]], list[tuple[int, int]]] = {}
+
+
+def rate_quickly(
+    ratings: dict[int, Standing], players: int, members: Sequence[int], places: tuple[int, ...]
+) -> None:
+    """What :func:`rate_game` does to ``ratings``, in plain integers and without the
+    :class:`GameChange` of each player (a federation's 100,000 games in well under a second;
+    tests/scoring/test_rating.py checks the two agree game by game)."""
+    shares = _SHARES.get((players, places))
+    if shares is None:
+        shares = _SHARES.setdefault((players, places), shared_rank_points(players, places))
+    standings = [ratings.get(m) or ratings.setdefault(m, Standing()) for m in members]
+    table_sum = 0
+    for standing in standings:
+        table_sum += standing.r
+    scale = players * DIVISOR
+    changes = []
+    for standing, (rank_sum, tied) in zip(standings, shares, strict=True):
+        factor = 1000 - STEP * standing.games
+        if factor < FLOOR:
+            factor = FLOOR
+        numerator = (100 * rank_sum * scale + tied * (table_sum - players * standing.r)) * factor
+        denominator = 1000 * tied * scale
+        if numerator >= 0:
+            changes.append((2 * numerator + denominator) // (2 * denominator))
+        else:
+            changes.append(-((-2 * numerator + denominator) // (2 * denominator)))
+    for standing, change in zip(standings, changes, strict=True):
+        standing.r += change
+        standing.games += 1
 
 
 def rate(

@@ -71,6 +71,7 @@ from scoring.standings.rating import (
     RatingRow,
     compute_rating,
     rating_players,
+    rating_rows,
     sort_rating,
 )
 
@@ -117,6 +118,7 @@ __all__ = [
     "member_record",
     "member_records",
     "rating_players",
+    "rating_rows",
     "results_for",
     "selection",
     "shown_for",

@@ -10,12 +10,14 @@ average is honest); the tables leave them out unless ``Filters.guests``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
+from itertools import groupby
+from operator import itemgetter
 
 from members.models import Member
 from scoring import rating
-from scoring.models import HanchanResult, RuleSet, StandingsGroup
+from scoring.models import Hanchan, HanchanResult, Meet, RuleSet, StandingsGroup
 from scoring.rating import GameChange, Standing
 
 
@@ -72,68 +74,57 @@ def rating_players(group: StandingsGroup) -> list[int]:
     return sorted(players, reverse=True)
 
 
-def compute_rating(
-    group: StandingsGroup, players: int, member_id: int | None = None, min_games: int = 0
-) -> Rating:
+def compute_rating(group: StandingsGroup, players: int, member_id: int | None = None) -> Rating:
     """Rate every game of ``group`` at ``players`` players from nothing, in the order played
-    (date, round, table; the meet and the game break what remains). Two queries: the results
-    in order, and the rated members' names. With ``member_id``, that member's games are kept
-    with their changes (``Rating.history``), for the member's page."""
+    (date, round, table; the meet and the game break what remains). Three queries: the
+    results in order (whole numbers only), the rated members, the last meet's date (and with
+    ``member_id``, that member's games, kept with their changes in ``Rating.history`` for the
+    member's page)."""
     rule_sets = list(
         RuleSet.objects.filter(group=group, players=players).values_list("pk", flat=True)
     )
     lines = (
         HanchanResult.objects.filter(rule_set__in=rule_sets)
         .order_by("played_on", "hanchan__round_no", "hanchan__table_no", "meet_id", "hanchan_id")
-        .values_list(
-            "hanchan_id",
-            "member_id",
-            "place",
-            "played_on",
-            "meet_id",
-            "hanchan__round_no",
-            "hanchan__table_no",
-        )
+        .values_list("hanchan_id", "member_id", "place", "meet_id")
     )
     ratings: dict[int, Standing] = {}
     meet_start: dict[int, tuple[int, int]] = {}  # member -> (latest meet, R before it)
-    history: list[RatedGame] = []
+    kept: list[tuple[int, GameChange]] = []  # (game, change) of the member asked for
     last_meet = 0
-    as_of: date | None = None
-    game: list[tuple[int, int]] = []
-    current: int | None = None
-    head: tuple[date, int, int, int, int] | None = None
-
-    def close() -> None:
-        changes = rating.rate_game(ratings, players, game)
-        if member_id is not None and head is not None:
-            for player, change in changes:
+    for hanchan_id, seats in groupby(lines.iterator(chunk_size=20_000), key=itemgetter(0)):
+        game = list(seats)
+        meet = last_meet = game[0][3]
+        members = [line[1] for line in game]
+        for player in members:
+            seen = meet_start.get(player)
+            if seen is None or seen[0] != meet:
+                standing = ratings.get(player)
+                meet_start[player] = (meet, standing.r if standing else rating.START)
+        if member_id in members:
+            for player, change in rating.rate_game(
+                ratings, players, [(line[1], line[2]) for line in game]
+            ):
                 if player == member_id:
-                    history.append(RatedGame(*head, change))
+                    kept.append((hanchan_id, change))
+        else:
+            rating.rate_quickly(ratings, players, members, tuple(line[2] for line in game))
 
-    for hanchan_id, player, place, day, meet, round_no, table_no in lines.iterator(
-        chunk_size=10_000
-    ):
-        if hanchan_id != current:
-            if game:
-                close()
-            game = []
-            current = hanchan_id
-            head = (day, meet, round_no, table_no, hanchan_id)
-            last_meet, as_of = meet, day
-        game.append((player, place))
-        seen = meet_start.get(player)
-        if seen is None or seen[0] != meet:
-            standing = ratings.get(player)
-            meet_start[player] = (meet, standing.r if standing else rating.START)
-    if game:
-        close()
-
-    members = Member.objects.filter(pk__in=list(ratings)).values_list(
+    as_of = Meet.objects.filter(pk=last_meet).values_list("date", flat=True).first()
+    history = []
+    if kept:
+        heads = {
+            pk: (day, meet, round_no, table_no)
+            for pk, day, meet, round_no, table_no in Hanchan.objects.filter(
+                pk__in=[pk for pk, _change in kept]
+            ).values_list("pk", "meet__date", "meet_id", "round_no", "table_no")
+        }
+        history = [RatedGame(*heads[pk], pk, change) for pk, change in kept]
+    names = Member.objects.filter(pk__in=list(ratings)).values_list(
         "pk", "name", "furigana", "is_guest"
     )
     rows = []
-    for pk, name, furigana, is_guest in members:
+    for pk, name, furigana, is_guest in names:
         standing = ratings[pk]
         meet, before = meet_start[pk]
         rows.append(
@@ -145,11 +136,22 @@ def compute_rating(
                 r=standing.r,
                 games=standing.games,
                 since_last_meet=standing.r - before if meet == last_meet else 0,
-                qualified=standing.games >= min_games,
             )
         )
     rank(rows)
     return Rating(group=group, players=players, as_of=as_of, rows=rows, history=history)
+
+
+def rating_rows(rating: Rating, min_games: int = 0, guests: bool = False) -> list[RatingRow]:
+    """The rows a table shows: guests only with ``guests``, ranked among those shown; members
+    below ``min_games`` (規定打数) listed after the others, without a position."""
+    rows = [
+        replace(row, qualified=row.games >= min_games)
+        for row in rating.rows
+        if guests or not row.is_guest
+    ]
+    rank(rows)
+    return rows
 
 
 def rank(rows: list[RatingRow]) -> None:

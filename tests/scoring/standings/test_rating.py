@@ -6,7 +6,7 @@ from datetime import date
 import pytest
 
 from scoring.models import Meet, PlayerEntry, StandingsGroup
-from scoring.standings import compute_rating, rating_players, sort_rating
+from scoring.standings import compute_rating, rating_players, rating_rows, sort_rating
 from tests.builders import CLUB3, play, rule
 
 
@@ -92,13 +92,21 @@ def play_again(game, entries):
 
 def test_minimum_games_and_sorting(rated):
     a, b, c, d, e = rated["people"][:5]
-    rating = compute_rating(StandingsGroup.club(), 4, min_games=2)
-    assert [(row.name, row.position) for row in rating.rows] == [
+    rating = compute_rating(StandingsGroup.club(), 4)
+    rows = rating_rows(rating, min_games=2, guests=True)
+    assert [(row.name, row.position) for row in rows] == [
         (a.name, 1),
         (b.name, 2),
         (c.name, 3),
         (e.name, 0),
         (d.name, 0),
     ]
-    by_games = sort_rating(rating.rows, "games")
+    # Guests left out by default: the others ranked among themselves.
+    assert [(row.name, row.position) for row in rating_rows(rating)] == [
+        (a.name, 1),
+        (b.name, 2),
+        (c.name, 3),
+        (d.name, 4),
+    ]
+    by_games = sort_rating(rows, "games")
     assert [row.name for row in by_games][:3] == [a.name, b.name, c.name]
