@@ -78,6 +78,10 @@ class GameChange:
         return self.before + self.change
 
     @property
+    def before_text(self) -> str:
+        return format_r(self.before)
+
+    @property
     def after_text(self) -> str:
         return format_r(self.after)
 
@@ -226,8 +230,6 @@ def average_text(table_sum: int, players: int) -> str:
         ten_thousandths = table_sum * 100 // players
         sign = "−" if ten_thousandths < 0 else ""
         whole, part = divmod(abs(ten_thousandths), 10_000)
-        digits = f"{part:04d}"
-        if digits.endswith("00"):
-            digits = digits[:2]
+        digits = f"{part:04d}".rstrip("0").ljust(2, "0")
         return f"{sign}{whole}.{digits}"
     return f"{format_r(table_sum)} ÷ {players}"

@@ -10,6 +10,7 @@ average is honest); the tables leave them out unless ``Filters.guests``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 from itertools import groupby
@@ -17,7 +18,7 @@ from operator import itemgetter
 
 from members.models import Member
 from scoring import rating
-from scoring.models import Hanchan, HanchanResult, Meet, RuleSet, StandingsGroup
+from scoring.models import Hanchan, HanchanResult, RuleSet, StandingsGroup
 from scoring.rating import GameChange, Standing
 
 
@@ -68,33 +69,41 @@ class Rating:
         return next((row for row in self.rows if row.member_id == member_id), None)
 
 
-def rating_players(group: StandingsGroup) -> list[int]:
-    """The ratings a group has: 4 and/or 3 players, as its rule sets are (4 first)."""
-    players = set(RuleSet.objects.filter(group=group).values_list("players", flat=True))
-    return sorted(players, reverse=True)
+def rating_players(group: StandingsGroup, rule_sets: Sequence[RuleSet] | None = None) -> list[int]:
+    """The ratings a group has: 4 and/or 3 players, as its rule sets are (4 first).
+    ``rule_sets``: the group's, when they are at hand (``Filters.group_rule_sets``)."""
+    if rule_sets is None:
+        rule_sets = list(RuleSet.objects.filter(group=group))
+    return sorted({r.players for r in rule_sets}, reverse=True)
 
 
-def compute_rating(group: StandingsGroup, players: int, member_id: int | None = None) -> Rating:
+def compute_rating(
+    group: StandingsGroup,
+    players: int,
+    member_id: int | None = None,
+    rule_sets: Sequence[RuleSet] | None = None,
+) -> Rating:
     """Rate every game of ``group`` at ``players`` players from nothing, in the order played
     (date, round, table; the meet and the game break what remains). Three queries: the
-    results in order (whole numbers only), the rated members, the last meet's date (and with
-    ``member_id``, that member's games, kept with their changes in ``Rating.history`` for the
-    member's page)."""
-    rule_sets = list(
-        RuleSet.objects.filter(group=group, players=players).values_list("pk", flat=True)
-    )
+    results in order (whole numbers only); the last game's date, with ``member_id`` also
+    that member's games (kept with their changes in ``Rating.history`` for the member's
+    page); the rated members. ``rule_sets``: the group's, when they are at hand."""
+    if rule_sets is None:
+        rule_sets = list(RuleSet.objects.filter(group=group))
+    rated = [r.pk for r in rule_sets if r.players == players]
     lines = (
-        HanchanResult.objects.filter(rule_set__in=rule_sets)
+        HanchanResult.objects.filter(rule_set__in=rated)
         .order_by("played_on", "hanchan__round_no", "hanchan__table_no", "meet_id", "hanchan_id")
         .values_list("hanchan_id", "member_id", "place", "meet_id")
     )
     ratings: dict[int, Standing] = {}
     meet_start: dict[int, tuple[int, int]] = {}  # member -> (latest meet, R before it)
     kept: list[tuple[int, GameChange]] = []  # (game, change) of the member asked for
-    last_meet = 0
+    last_meet = last_game = 0
     for hanchan_id, seats in groupby(lines.iterator(chunk_size=20_000), key=itemgetter(0)):
         game = list(seats)
         meet = last_meet = game[0][3]
+        last_game = hanchan_id
         members = [line[1] for line in game]
         for player in members:
             seen = meet_start.get(player)
@@ -110,16 +119,14 @@ def compute_rating(group: StandingsGroup, players: int, member_id: int | None = 
         else:
             rating.rate_quickly(ratings, players, members, tuple(line[2] for line in game))
 
-    as_of = Meet.objects.filter(pk=last_meet).values_list("date", flat=True).first()
-    history = []
-    if kept:
-        heads = {
-            pk: (day, meet, round_no, table_no)
-            for pk, day, meet, round_no, table_no in Hanchan.objects.filter(
-                pk__in=[pk for pk, _change in kept]
-            ).values_list("pk", "meet__date", "meet_id", "round_no", "table_no")
-        }
-        history = [RatedGame(*heads[pk], pk, change) for pk, change in kept]
+    heads = {
+        pk: (day, meet, round_no, table_no)
+        for pk, day, meet, round_no, table_no in Hanchan.objects.filter(
+            pk__in=[last_game, *(pk for pk, _change in kept)]
+        ).values_list("pk", "meet__date", "meet_id", "round_no", "table_no")
+    }
+    as_of = heads[last_game][0] if last_game else None
+    history = [RatedGame(*heads[pk], pk, change) for pk, change in kept]
     names = Member.objects.filter(pk__in=list(ratings)).values_list(
         "pk", "name", "furigana", "is_guest"
     )

@@ -156,6 +156,7 @@ def test_formats(hundredths, r, change):
 def test_the_average_is_written_exactly():
     assert average_text(604_960, 4) == "1512.40"
     assert average_text(604_961, 4) == "1512.4025"
+    assert average_text(597_870, 4) == "1494.675"
     assert average_text(450_000, 3) == "1500.00"
     assert average_text(453_721, 3) == "4537.21 ÷ 3"
 
