@@ -72,6 +72,7 @@ from scoring.standings.rating import (
     compute_rating,
     rating_players,
     rating_rows,
+    ratings_disagreeing,
     sort_rating,
 )
 
@@ -119,6 +120,7 @@ __all__ = [
     "member_records",
     "rating_players",
     "rating_rows",
+    "ratings_disagreeing",
     "results_for",
     "selection",
     "shown_for",
