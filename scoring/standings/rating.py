@@ -2,23 +2,31 @@
 rating's number of players (3-player games are rated apart from 4-player ones), in the order
 played (date, round, table), through the pure arithmetic of ``scoring/rating.py``.
 
-The rating is a function of the stored results, computed afresh from them each time (one
-query); nothing of it is stored, so editing, adding or removing an old game rerates everything
-after it at the next look, and nothing can drift. Guests are rated like anyone (a table's
+The rating is a function of the stored results. The table keeps where each rating stood in
+the cache, under a fingerprint of the record (``record_fingerprint``) that every added,
+edited or removed game changes; a state whose fingerprint no longer matches is not used, so
+editing, adding or removing an old game rerates everything after it at the next look.
+``check_ratings`` compares the cached path with every game worked afresh. Guests are rated like anyone (a table's
 average is honest); the tables leave them out unless ``Filters.guests``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import hashlib
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 from itertools import groupby
 from operator import itemgetter
+from pathlib import Path
+
+from django.core.cache import cache
+from django.db import transaction
+from django.db.models import Count, Max, QuerySet, Sum
 
 from members.models import Member
 from scoring import rating
-from scoring.models import Hanchan, HanchanResult, RuleSet, StandingsGroup
+from scoring.models import Hanchan, HanchanResult, Meet, RuleSet, StandingsGroup
 from scoring.rating import GameChange, Standing
 
 
@@ -77,6 +85,41 @@ def rating_players(group: StandingsGroup, rule_sets: Sequence[RuleSet] | None = 
     return sorted({r.players for r in rule_sets}, reverse=True)
 
 
+# The code the cached states were made by: a state made by older arithmetic is not reused.
+MAKING = hashlib.sha256(
+    Path(rating.__file__).read_bytes() + Path(__file__).read_bytes()
+).hexdigest()[:16]
+
+
+@dataclass
+class RatingState:
+    """Where a rating stands after every game up to ``day``: what the cache keeps."""
+
+    ratings: dict[int, Standing] = field(default_factory=dict)
+    meet_start: dict[int, tuple[int, int]] = field(default_factory=dict)  # member -> (meet, R)
+    last_meet: int = 0
+    last_game: int = 0
+    day: date | None = None
+    fingerprint: tuple[object, ...] = ()
+
+
+def record_fingerprint(rated: Sequence[int], day: date) -> tuple[object, ...]:
+    """What changes whenever anything the rating reads up to ``day`` changes (two queries).
+
+    Games change only through ``Hanchan.record`` and ``remove`` (``settlement_writes``): a
+    recorded game is saved again (its ``version`` up by one, ``updated_at`` now) and a removed
+    one is gone (the count and the sum of ids drop), so the games' count, sum of ids, sum of
+    versions and latest change move with every added, edited or removed game. A meet's date
+    moves its results without saving its games: the meets up to ``day``, with their dates,
+    are in the fingerprint too."""
+    games = Hanchan.objects.filter(rule_set__in=rated, meet__date__lte=day).aggregate(
+        n=Count("id"), ids=Sum("id"), versions=Sum("version"), changed=Max("updated_at")
+    )
+    meets = Meet.objects.filter(date__lte=day).order_by("pk").values_list("pk", "date")
+    digest = hashlib.sha256(repr(list(meets)).encode()).hexdigest()
+    return (tuple(rated), games["n"], games["ids"], games["versions"], games["changed"], digest)
+
+
 def compute_rating(
     group: StandingsGroup,
     players: int,
@@ -84,29 +127,115 @@ def compute_rating(
     rule_sets: Sequence[RuleSet] | None = None,
     worked: bool = False,
 ) -> Rating:
-    """Rate every game of ``group`` at ``players`` players from nothing, in the order played
-    (date, round, table; the meet and the game break what remains). Three queries: the
-    results in order (whole numbers only); the last game's date, with ``member_id`` also
-    that member's games (kept with their changes in ``Rating.history`` for the member's
-    page); the rated members. ``rule_sets``: the group's, when they are at hand. ``worked``:
-    every game through ``rating.rate_game`` (each change as its pencil line would be worked),
-    none through the quick path; ``check_ratings`` compares the two."""
+    """Rate every game of ``group`` at ``players`` players, in the order played (date, round,
+    table; the meet and the game break what remains): the results in order (whole numbers
+    only); the last game's date, with ``member_id`` also that member's games (kept with their
+    changes in ``Rating.history`` for the member's page); the rated members.
+    ``rule_sets``: the group's, when they are at hand. ``worked``: every game through
+    ``rating.rate_game`` (each change as its pencil line would be worked), none through the
+    quick path and nothing from the cache; ``check_ratings`` compares the two.
+
+    The table alone (no ``member_id``) starts from the cache's state where its fingerprint
+    (``record_fingerprint``) still matches the record up to that state's day, and rates only
+    the games after it: one more meet is rated in a few hundredths of a second instead of
+    every game again. The fingerprint is taken before the games are read, so a game saved
+    meanwhile makes the state kept disagree with the record next time, never the reverse."""
     if rule_sets is None:
         rule_sets = list(RuleSet.objects.filter(group=group))
     rated = [r.pk for r in rule_sets if r.players == players]
-    lines = (
-        HanchanResult.objects.filter(rule_set__in=rated)
-        .order_by("played_on", "hanchan__round_no", "hanchan__table_no", "meet_id", "hanchan_id")
-        .values_list("hanchan_id", "member_id", "place", "meet_id")
+    results = HanchanResult.objects.filter(rule_set__in=rated)
+    state = RatingState()
+    kept: list[tuple[int, GameChange]] = []
+    if member_id is not None or worked:
+        kept = rate_lines(state, in_order(results), players, member_id, worked)
+    else:
+        state = rate_on_from_cache(group, players, rated, results)
+    heads = {
+        pk: (day, meet, round_no, table_no)
+        for pk, day, meet, round_no, table_no in Hanchan.objects.filter(
+            pk__in=[state.last_game, *(pk for pk, _change in kept)]
+        ).values_list("pk", "meet__date", "meet_id", "round_no", "table_no")
+    }
+    as_of = heads[state.last_game][0] if state.last_game else None
+    history = [RatedGame(*heads[pk], pk, change) for pk, change in kept]
+    names = Member.objects.filter(pk__in=list(state.ratings)).values_list(
+        "pk", "name", "furigana", "is_guest"
     )
-    ratings: dict[int, Standing] = {}
-    meet_start: dict[int, tuple[int, int]] = {}  # member -> (latest meet, R before it)
-    kept: list[tuple[int, GameChange]] = []  # (game, change) of the member asked for
-    last_meet = last_game = 0
-    for hanchan_id, seats in groupby(lines.iterator(chunk_size=20_000), key=itemgetter(0)):
+    rows = []
+    for pk, name, furigana, is_guest in names:
+        standing = state.ratings[pk]
+        meet, before = state.meet_start[pk]
+        rows.append(
+            RatingRow(
+                member_id=pk,
+                name=name,
+                furigana=furigana,
+                is_guest=is_guest,
+                r=standing.r,
+                games=standing.games,
+                since_last_meet=standing.r - before if meet == state.last_meet else 0,
+            )
+        )
+    rank(rows)
+    return Rating(group=group, players=players, as_of=as_of, rows=rows, history=history)
+
+
+def in_order(results: QuerySet[HanchanResult]) -> Iterator[tuple[int, int, int, int]]:
+    """(game, member, place, meet) of ``results`` in the order played: date, round, table
+    (then the meet and the game, for meets of one day)."""
+    return (
+        results.order_by(
+            "played_on", "hanchan__round_no", "hanchan__table_no", "meet_id", "hanchan_id"
+        )
+        .values_list("hanchan_id", "member_id", "place", "meet_id")
+        .iterator(chunk_size=20_000)
+    )
+
+
+def rate_on_from_cache(
+    group: StandingsGroup, players: int, rated: list[int], results: QuerySet[HanchanResult]
+) -> RatingState:
+    """The rating's state after every game, from the cache's state where its fingerprint still
+    matches the record up to its day (then only the games after that day are rated), else
+    from nothing; the new state is kept. The fingerprint is taken before the games are read
+    (in one transaction), so a game saved meanwhile makes the kept state disagree with the
+    record next time, never the reverse."""
+    key = f"rating:{MAKING}:{group.pk}:{players}"
+    with transaction.atomic():
+        state = RatingState()
+        kept_state = cache.get(key)
+        if (
+            isinstance(kept_state, RatingState)
+            and kept_state.day is not None
+            and record_fingerprint(rated, kept_state.day) == kept_state.fingerprint
+        ):
+            state = kept_state
+            results = results.filter(played_on__gt=state.day)
+        day: date | None = results.aggregate(day=Max("played_on"))["day"]
+        if day is None:
+            return state
+        fingerprint = record_fingerprint(rated, day)
+        rate_lines(state, in_order(results.filter(played_on__lte=day)), players, None, False)
+    state.day, state.fingerprint = day, fingerprint
+    cache.set(key, state, timeout=7 * 24 * 3600)
+    return state
+
+
+def rate_lines(
+    state: RatingState,
+    lines: Iterable[tuple[int, int, int, int]],
+    players: int,
+    member_id: int | None,
+    worked: bool,
+) -> list[tuple[int, GameChange]]:
+    """Rate ``lines`` (game, member, place, meet; in the order played) on from ``state``;
+    returns the changes of ``member_id``'s games (game, change)."""
+    ratings, meet_start = state.ratings, state.meet_start
+    kept: list[tuple[int, GameChange]] = []
+    for hanchan_id, seats in groupby(lines, key=itemgetter(0)):
         game = list(seats)
-        meet = last_meet = game[0][3]
-        last_game = hanchan_id
+        meet = state.last_meet = game[0][3]
+        state.last_game = hanchan_id
         members = [line[1] for line in game]
         for player in members:
             seen = meet_start.get(player)
@@ -121,35 +250,7 @@ def compute_rating(
                     kept.append((hanchan_id, change))
         else:
             rating.rate_quickly(ratings, players, members, tuple(line[2] for line in game))
-
-    heads = {
-        pk: (day, meet, round_no, table_no)
-        for pk, day, meet, round_no, table_no in Hanchan.objects.filter(
-            pk__in=[last_game, *(pk for pk, _change in kept)]
-        ).values_list("pk", "meet__date", "meet_id", "round_no", "table_no")
-    }
-    as_of = heads[last_game][0] if last_game else None
-    history = [RatedGame(*heads[pk], pk, change) for pk, change in kept]
-    names = Member.objects.filter(pk__in=list(ratings)).values_list(
-        "pk", "name", "furigana", "is_guest"
-    )
-    rows = []
-    for pk, name, furigana, is_guest in names:
-        standing = ratings[pk]
-        meet, before = meet_start[pk]
-        rows.append(
-            RatingRow(
-                member_id=pk,
-                name=name,
-                furigana=furigana,
-                is_guest=is_guest,
-                r=standing.r,
-                games=standing.games,
-                since_last_meet=standing.r - before if meet == last_meet else 0,
-            )
-        )
-    rank(rows)
-    return Rating(group=group, players=players, as_of=as_of, rows=rows, history=history)
+    return kept
 
 
 def ratings_disagreeing() -> list[str]:

@@ -4,9 +4,11 @@ tests/scoring/test_rating.py, worked by hand there, entered as games."""
 from datetime import date
 
 import pytest
+from django.core.cache import cache
 
 from scoring.models import Meet, PlayerEntry, StandingsGroup
 from scoring.standings import compute_rating, rating_players, rating_rows, sort_rating
+from scoring.standings.rating import MAKING, RatingState
 from tests.builders import CLUB3, play, rule
 
 
@@ -110,3 +112,37 @@ def test_minimum_games_and_sorting(rated):
     ]
     by_games = sort_rating(rows, "games")
     assert [row.name for row in by_games][:3] == [a.name, b.name, c.name]
+
+
+def figures(rating):
+    return {row.member_id: (row.r, row.games, row.since_last_meet) for row in rating.rows}
+
+
+def test_the_kept_state_never_outlives_a_change(rated, club_rule):
+    """The table starts from the cache's state while the record up to its day is unchanged,
+    and rates afresh after any change before it: each time the same as every game worked."""
+    a, b, c, d = rated["people"][:4]
+    group = StandingsGroup.club()
+
+    def agrees():
+        kept = compute_rating(group, 4)
+        assert figures(kept) == figures(compute_rating(group, 4, worked=True))
+        return kept
+
+    agrees()
+    state = cache.get(f"rating:{MAKING}:{group.pk}:4")
+    assert isinstance(state, RatingState) and state.day == date(2025, 4, 16)
+    # One more meet: rated on from the state.
+    later = Meet.objects.create(date="2025-04-23", kind="wed", rule_set=club_rule)
+    play(later, 1, 1, club_rule, [a, b, c, d], [20_000, 25_000, 35_000, 40_000])
+    assert agrees().as_of == date(2025, 4, 23)
+    # An old meet moved after the next one (its games and their ids unchanged), then an old
+    # game edited: rated afresh.
+    first = Meet.objects.get(date="2025-04-09")
+    first.date = date(2025, 4, 17)
+    first.save()
+    assert agrees().as_of == date(2025, 4, 23)
+    play_again(rated["game1"], [(a, 20_000), (b, 25_000), (c, 35_000), (d, 40_000)])
+    agrees()
+    rated["game1"].remove()
+    agrees()
