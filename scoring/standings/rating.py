@@ -103,6 +103,11 @@ class RatingState:
     fingerprint: tuple[object, ...] = ()
 
 
+def rating_cache_key(group: StandingsGroup, players: int) -> str:
+    """Where the cache keeps a rating's state (the code that made it is in the key)."""
+    return f"rating:{MAKING}:{group.pk}:{players}"
+
+
 def record_fingerprint(rated: Sequence[int], day: date) -> tuple[object, ...]:
     """What changes whenever anything the rating reads up to ``day`` changes (two queries).
 
@@ -200,7 +205,7 @@ def rate_on_from_cache(
     from nothing; the new state is kept. The fingerprint is taken before the games are read
     (in one transaction), so a game saved meanwhile makes the kept state disagree with the
     record next time, never the reverse."""
-    key = f"rating:{MAKING}:{group.pk}:{players}"
+    key = rating_cache_key(group, players)
     with transaction.atomic():
         state = RatingState()
         kept_state = cache.get(key)

@@ -7,8 +7,14 @@ import pytest
 from django.core.cache import cache
 
 from scoring.models import Meet, PlayerEntry, StandingsGroup
-from scoring.standings import compute_rating, rating_players, rating_rows, sort_rating
-from scoring.standings.rating import MAKING, RatingState
+from scoring.standings import (
+    compute_rating,
+    rating_cache_key,
+    rating_players,
+    rating_rows,
+    sort_rating,
+)
+from scoring.standings.rating import RatingState
 from tests.builders import CLUB3, play, rule
 
 
@@ -130,7 +136,7 @@ def test_the_kept_state_never_outlives_a_change(rated, club_rule):
         return kept
 
     agrees()
-    state = cache.get(f"rating:{MAKING}:{group.pk}:4")
+    state = cache.get(rating_cache_key(group, 4))
     assert isinstance(state, RatingState) and state.day == date(2025, 4, 16)
     # One more meet: rated on from the state.
     later = Meet.objects.create(date="2025-04-23", kind="wed", rule_set=club_rule)

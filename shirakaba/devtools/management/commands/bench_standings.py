@@ -23,6 +23,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import Group, User
+from django.core.cache import cache
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, transaction
 from django.test import Client
@@ -33,7 +34,13 @@ from members.roles import MEMBER
 from scoring import rules
 from scoring.models import BigHand, Hanchan, HanchanResult, Meet, RuleSet, StandingsGroup
 from scoring.notation import MeetKind
-from scoring.standings import Filters, Period, compute_rating, compute_standings
+from scoring.standings import (
+    Filters,
+    Period,
+    compute_rating,
+    compute_standings,
+    rating_cache_key,
+)
 
 PREFIX = "bench-"
 # The floor: the same figures ``compute_standings`` gives, hand-written over the same stored
@@ -176,29 +183,55 @@ class Command(BaseCommand):
         self.rating_lines(repeat)
 
     def rating_lines(self, repeat: int) -> None:
-        """The rating (issue 29): every member's R from nothing, the rating page and a member's
-        page; then the same after one more meet (75 games, rolled back afterwards)."""
+        """The rating (issue 29): every member's R from nothing (no state in the cache), the
+        rating page and a member's page (which rates every game each time: it shows the
+        member's own changes); then the same after one more meet (75 games, rolled back
+        afterwards), from the state the cache kept before it."""
         group = StandingsGroup.club()
+        key = rating_cache_key(group, 4)
         member = HanchanResult.objects.values_list("member_id", flat=True).first()
         self.stdout.write(
             f"{'rating':>14} {'compute_rating':>15} {'table page':>11} {'member page':>12}"
         )
-        for label in ("from nothing", "one more meet"):
-            with transaction.atomic():
-                if label == "one more meet":
-                    last = Meet.objects.order_by("-date").values_list("date", flat=True).first()
-                    assert last is not None
-                    self.build(0, 75, first_day=last + timedelta(days=3), existing=True)
-                ours = timed(partial(compute_rating, group, 4), repeat)
-                table = self.page_time_of("/standings/rating/", repeat)
-                page = self.page_time_of(f"/members/{member}/", repeat)
-                transaction.set_rollback(True)
-            self.stdout.write(f"{label:>14} {ours:>14.3f}s {table:>10.3f}s {page:>11.3f}s")
+
+        def forget() -> None:
+            cache.delete(key)
+
+        def afresh() -> None:
+            forget()
+            compute_rating(group, 4)
+
+        ours = timed(afresh, repeat)
+        table = self.page_time_of("/standings/rating/", repeat, before=forget)
+        page = self.page_time_of(f"/members/{member}/", repeat)
+        self.stdout.write(f"{'from nothing':>14} {ours:>14.3f}s {table:>10.3f}s {page:>11.3f}s")
+        compute_rating(group, 4)
+        kept = cache.get(key)
+        with transaction.atomic():
+            last = Meet.objects.order_by("-date").values_list("date", flat=True).first()
+            assert last is not None
+            self.build(0, 75, first_day=last + timedelta(days=3), existing=True)
+
+            def as_before() -> None:
+                cache.set(key, kept)
+
+            def on_from_before() -> None:
+                as_before()
+                compute_rating(group, 4)
+
+            ours = timed(on_from_before, repeat)
+            table = self.page_time_of("/standings/rating/", repeat, before=as_before)
+            page = self.page_time_of(f"/members/{member}/", repeat)
+            transaction.set_rollback(True)
+        cache.delete(key)
+        self.stdout.write(f"{'one more meet':>14} {ours:>14.3f}s {table:>10.3f}s {page:>11.3f}s")
 
     def page_time(self, period: str, repeat: int) -> float:
         return self.page_time_of(f"/standings/?period={period}", repeat)
 
-    def page_time_of(self, url: str, repeat: int) -> float:
+    def page_time_of(
+        self, url: str, repeat: int, before: Callable[[], None] | None = None
+    ) -> float:
         user, _ = User.objects.get_or_create(username=f"{PREFIX}viewer")
         user.groups.add(Group.objects.get(name=MEMBER))
         client = Client()
@@ -210,6 +243,8 @@ class Command(BaseCommand):
         with override_settings(ALLOWED_HOSTS=["testserver"], STORAGES=storages):
 
             def get() -> None:
+                if before is not None:
+                    before()
                 response = client.get(url)
                 assert response.status_code == 200, response.status_code
 
