@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import date
+from datetime import date, datetime
 from itertools import groupby
 from operator import itemgetter
 from pathlib import Path
@@ -100,7 +100,7 @@ class RatingState:
     last_meet: int = 0
     last_game: int = 0
     day: date | None = None
-    fingerprint: tuple[object, ...] = ()
+    fingerprint: Fingerprint | None = None
 
 
 def rating_cache_key(group: StandingsGroup, players: int) -> str:
@@ -108,21 +108,58 @@ def rating_cache_key(group: StandingsGroup, players: int) -> str:
     return f"rating:{MAKING}:{group.pk}:{players}"
 
 
-def record_fingerprint(rated: Sequence[int], day: date) -> tuple[object, ...]:
-    """What changes whenever anything the rating reads up to ``day`` changes (two queries).
+@dataclass(frozen=True)
+class Fingerprint:
+    """What changes whenever anything the rating reads up to ``day`` changes.
 
     Games change only through ``Hanchan.record`` and ``remove`` (``settlement_writes``): a
     recorded game is saved again (its ``version`` up by one, ``updated_at`` now) and a removed
     one is gone (the count and the sum of ids drop), so the games' count, sum of ids, sum of
     versions and latest change move with every added, edited or removed game. A meet's date
     moves its results without saving its games: the meets up to ``day``, with their dates,
-    are in the fingerprint too."""
-    games = Hanchan.objects.filter(rule_set__in=rated, meet__date__lte=day).aggregate(
-        n=Count("id"), ids=Sum("id"), versions=Sum("version"), changed=Max("updated_at")
+    are in the fingerprint too. The games' part adds up over consecutive spans of days."""
+
+    rated: tuple[int, ...]
+    games: int
+    ids: int
+    versions: int
+    changed: datetime | None
+    meets: str
+
+    def then(self, later: Fingerprint) -> Fingerprint:
+        """This span's fingerprint followed by the ``later`` one's (its meets' digest)."""
+        changed = max((c for c in (self.changed, later.changed) if c is not None), default=None)
+        return Fingerprint(
+            self.rated,
+            self.games + later.games,
+            self.ids + later.ids,
+            self.versions + later.versions,
+            changed,
+            later.meets,
+        )
+
+
+def record_fingerprint(rated: Sequence[int], day: date, since: date | None = None) -> Fingerprint:
+    """The fingerprint of the record up to ``day``; with ``since``, of the games after it only
+    (to add to the fingerprint up to ``since``). Two queries."""
+    games = Hanchan.objects.filter(rule_set__in=rated, meet__date__lte=day)
+    if since is not None:
+        games = games.filter(meet__date__gt=since)
+    summary = games.aggregate(
+        n=Count("id"),
+        ids=Sum("id", default=0),
+        versions=Sum("version", default=0),
+        changed=Max("updated_at"),
     )
     meets = Meet.objects.filter(date__lte=day).order_by("pk").values_list("pk", "date")
-    digest = hashlib.sha256(repr(list(meets)).encode()).hexdigest()
-    return (tuple(rated), games["n"], games["ids"], games["versions"], games["changed"], digest)
+    return Fingerprint(
+        rated=tuple(rated),
+        games=summary["n"],
+        ids=summary["ids"],
+        versions=summary["versions"],
+        changed=summary["changed"],
+        meets=hashlib.sha256(repr(list(meets)).encode()).hexdigest(),
+    )
 
 
 def compute_rating(
@@ -209,17 +246,25 @@ def rate_on_from_cache(
     with transaction.atomic():
         state = RatingState()
         kept_state = cache.get(key)
+        since = None
         if (
             isinstance(kept_state, RatingState)
             and kept_state.day is not None
+            and kept_state.fingerprint is not None
             and record_fingerprint(rated, kept_state.day) == kept_state.fingerprint
         ):
-            state = kept_state
-            results = results.filter(played_on__gt=state.day)
-        day: date | None = results.aggregate(day=Max("played_on"))["day"]
+            state, since = kept_state, kept_state.day
+            results = results.filter(played_on__gt=since)
+        # The latest day with games of the rating (through the meets' dates, an index).
+        later = Hanchan.objects.filter(rule_set__in=rated)
+        if since is not None:
+            later = later.filter(meet__date__gt=since)
+        day: date | None = later.aggregate(day=Max("meet__date"))["day"]
         if day is None:
             return state
-        fingerprint = record_fingerprint(rated, day)
+        fingerprint = record_fingerprint(rated, day, since)
+        if since is not None and state.fingerprint is not None:
+            fingerprint = state.fingerprint.then(fingerprint)
         rate_lines(state, in_order(results.filter(played_on__lte=day)), players, None, False)
     state.day, state.fingerprint = day, fingerprint
     cache.set(key, state, timeout=7 * 24 * 3600)

@@ -14,7 +14,7 @@ from scoring.standings import (
     rating_rows,
     sort_rating,
 )
-from scoring.standings.rating import RatingState
+from scoring.standings.rating import RatingState, record_fingerprint
 from tests.builders import CLUB3, play, rule
 
 
@@ -142,6 +142,11 @@ def test_the_kept_state_never_outlives_a_change(rated, club_rule):
     later = Meet.objects.create(date="2025-04-23", kind="wed", rule_set=club_rule)
     play(later, 1, 1, club_rule, [a, b, c, d], [20_000, 25_000, 35_000, 40_000])
     assert agrees().as_of == date(2025, 4, 23)
+    # The fingerprint added up over the two spans is the one taken over both at once.
+    state = cache.get(rating_cache_key(group, 4))
+    rated_sets = [r.pk for r in group.rule_sets.all() if r.players == 4]
+    assert state.day == date(2025, 4, 23)
+    assert state.fingerprint == record_fingerprint(rated_sets, state.day)
     # An old meet moved after the next one (its games and their ids unchanged), then an old
     # game edited: rated afresh.
     first = Meet.objects.get(date="2025-04-09")
