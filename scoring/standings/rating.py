@@ -222,14 +222,14 @@ def compute_rating(
     return Rating(group=group, players=players, as_of=as_of, rows=rows, history=history)
 
 
-def in_order(results: QuerySet[HanchanResult]) -> Iterator[tuple[int, int, int, int]]:
-    """(game, member, place, meet) of ``results`` in the order played: date, round, table
-    (then the meet and the game, for meets of one day)."""
+def in_order(results: QuerySet[HanchanResult], *more: str) -> Iterator[tuple[int, ...]]:
+    """(game, member, place, meet, *more) of ``results`` in the order played: date, round,
+    table (then the meet and the game, for meets of one day)."""
     return (
         results.order_by(
             "played_on", "hanchan__round_no", "hanchan__table_no", "meet_id", "hanchan_id"
         )
-        .values_list("hanchan_id", "member_id", "place", "meet_id")
+        .values_list("hanchan_id", "member_id", "place", "meet_id", *more)
         .iterator(chunk_size=20_000)
     )
 
@@ -255,17 +255,26 @@ def rate_on_from_cache(
         ):
             state, since = kept_state, kept_state.day
             results = results.filter(played_on__gt=since)
-        # The latest day with games of the rating (through the meets' dates, an index).
-        later = Hanchan.objects.filter(rule_set__in=rated)
+        # The latest day with games (of any rule set: the index on the date answers at once;
+        # a day without the rating's games changes nothing but the day kept).
+        later = HanchanResult.objects.all()
         if since is not None:
-            later = later.filter(meet__date__gt=since)
-        day: date | None = later.aggregate(day=Max("meet__date"))["day"]
+            later = later.filter(played_on__gt=since)
+        day: date | None = later.aggregate(day=Max("played_on"))["day"]
         if day is None:
             return state
         fingerprint = record_fingerprint(rated, day, since)
         if since is not None and state.fingerprint is not None:
             fingerprint = state.fingerprint.then(fingerprint)
-        rate_lines(state, in_order(results.filter(played_on__lte=day)), players, None, False)
+        if since is None:
+            lines = in_order(results.filter(played_on__lte=day))
+        else:
+            # The new days' results of every rule set, through the index on the date, the
+            # rating's picked out here: with the rule sets in the query, SQLite walked the
+            # rule set's index over all 400,000 results of the bench (0.055 s, not 0.002 s).
+            span = HanchanResult.objects.filter(played_on__gt=since, played_on__lte=day)
+            lines = (line[:4] for line in in_order(span, "rule_set_id") if line[4] in rated)
+        rate_lines(state, lines, players, None, False)
     state.day, state.fingerprint = day, fingerprint
     cache.set(key, state, timeout=7 * 24 * 3600)
     return state
@@ -273,7 +282,7 @@ def rate_on_from_cache(
 
 def rate_lines(
     state: RatingState,
-    lines: Iterable[tuple[int, int, int, int]],
+    lines: Iterable[tuple[int, ...]],
     players: int,
     member_id: int | None,
     worked: bool,
