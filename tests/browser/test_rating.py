@@ -3,9 +3,9 @@ and its chart, and the rating table from the standings."""
 
 import pytest
 from django.contrib.auth.models import User
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
-from tests.builders import sign_in
+from tests.builders import axe_violations, sign_in
 
 pytestmark = [
     pytest.mark.browser,
@@ -37,3 +37,24 @@ def test_a_member_sees_their_r_and_its_chart(page: Page, live_server, club):
     section.get_by_role("link", name="レーティング表").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("レーティング")
     expect(page.locator("table.rating tbody tr")).to_have_count(4)
+
+
+@pytest.mark.parametrize("width", [1024, 390])
+def test_the_rating_pages_have_no_serious_accessibility_violations(
+    browser: Browser, live_server, club, width
+):
+    """axe-core over the rating table and a member's rating section (CSP bypassed to inject
+    axe, as in test_accessibility.py)."""
+    context = browser.new_context(
+        bypass_csp=True, locale="ja-JP", viewport={"width": width, "height": 800}
+    )
+    page = context.new_page()
+    sign_in(page, live_server, "bob", "bob-pass-123")
+    found = {}
+    for path in ["/standings/rating/?min=2&guests=1", f"/members/{club[0].pk}/"]:
+        page.goto(f"{live_server.url}{path}")
+        for fold in page.locator("#rating details").all():
+            fold.evaluate("d => d.open = true")
+        found[path] = axe_violations(page)
+    context.close()
+    assert {path: v for path, v in found.items() if v} == {}
