@@ -4,7 +4,7 @@ its chart): figures worked by hand in tests/scoring/test_rating.py."""
 import pytest
 
 from scoring.models import Meet, PlayerEntry
-from tests.builders import play
+from tests.builders import CLUB3, play, rule
 
 pytestmark = pytest.mark.django_db
 
@@ -77,3 +77,18 @@ def test_editing_an_old_game_rerates_the_page(member_client, games, people):
     )
     html = member_client.get(f"/members/{a.pk}/?period=2025-H1").content.decode()
     assert "1490.52" in html and "1549.40" not in html
+
+
+def test_three_player_games_have_their_own_tab_and_section(member_client, games, people):
+    """A 3-player game (4/16, round 2): 相川 1st +30, 井上 2nd 0, 上田 3rd −30, all new."""
+    second = Meet.objects.get(date="2025-04-16")
+    play(second, 1, 2, rule(CLUB3), people[:3], [40_000, 30_000, 20_000])
+    html = member_client.get("/standings/rating/?players=3").content.decode()
+    assert 'aria-current="page">三人打ち<' in html
+    for figure in ("1530.00", "1500.00", "1470.00"):
+        assert figure in html
+    assert "1549.40" not in html  # the 4-player R
+    html = member_client.get(f"/members/{people[0].pk}/?period=2025-H1").content.decode()
+    assert "<h3>四人打ち</h3>" in html and "<h3>三人打ち</h3>" in html
+    assert "1549.40" in html and "1530.00" in html
+    assert "players=3" in html  # the 3-player chart
