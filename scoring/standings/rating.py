@@ -313,9 +313,10 @@ def rate_lines(
 
 
 def ratings_disagreeing() -> list[str]:
-    """Every rating of every group, rated by the quick path and by the worked one: where a
-    member's R or games differ (empty is the invariant). Nothing is stored to drift; this
-    checks that the page's figures are what the pencil lines add up to."""
+    """Every rating of every group as the table gets it (the cache's state and the quick path)
+    and worked afresh (each change as its pencil line): where a member's R or games differ
+    (empty is the invariant). The table's figures are what the pencil lines add up to, and a
+    state kept in the cache has not drifted from the record."""
     found = []
     for group in StandingsGroup.objects.all():
         rule_sets = list(group.rule_sets.all())

@@ -1,12 +1,13 @@
-"""Check the rating (issue 29): every group's 4- and 3-player rating, rated from the record by
-the quick path the pages use and by the worked one (each change as its pencil line is worked).
+"""Check the rating (issue 29): every group's 4- and 3-player rating as the rating table gets
+it (from the state kept in the cache, when its fingerprint still matches the record, and the
+quick path) against every game worked afresh (each change as its pencil line, nothing from
+the cache).
 
     python manage.py check_ratings
 
-Nothing of the rating is stored, so there is nothing to drift: the rating is computed from
-the results each time. This prints each member whose figures differ and exits 1, or prints
-how many ratings agree and exits 0. Nothing is changed. Run ``check_results`` first: the
-rating reads the places stored at settlement.
+Prints each member whose figures differ and exits 1, or prints how many ratings agree and
+exits 0. Nothing is changed. Run ``check_results`` first: the rating reads the places stored
+at settlement.
 """
 
 from typing import Any
@@ -18,7 +19,9 @@ from scoring.standings import rating_players, ratings_disagreeing
 
 
 class Command(BaseCommand):
-    help = "Check every rating: the pages' quick path against each change worked in full."
+    help = (
+        "Check every rating: the table's (cache and quick path) against each change worked afresh."
+    )
 
     def handle(self, *args: Any, **options: Any) -> None:
         disagreeing = ratings_disagreeing()
