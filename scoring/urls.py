@@ -51,6 +51,7 @@ urlpatterns = [
         standings.standings_visibility,
         name="standings-visibility",
     ),
+    path("standings/rating/", standings.rating_table, name="rating"),
     path("members/<int:pk>/", standings.member_detail, name="member-detail"),
     path(
         "members/<int:pk>/chart/<slug:chart>.svg",

@@ -21,7 +21,7 @@ beyond any club's or federation's number of games.
 
 The package, by table: ``club`` (the filters, a row per member, the order shown), ``meet``
 (one meet's sheet and the day's standings), ``member`` (a member's record), ``games`` (every
-game, a row per player, and the big hands), ``awards`` (the season's awards). Other code imports from here.
+game, a row per player, and the big hands), ``awards`` (the season's awards), ``rating`` (the rating, レーティング). Other code imports from here.
 """
 
 from __future__ import annotations
@@ -74,6 +74,18 @@ from scoring.standings.member import (
     member_record,
     member_records,
 )
+from scoring.standings.rating import (
+    RATING_SORT_KEYS,
+    RatedGame,
+    Rating,
+    RatingRow,
+    compute_rating,
+    rating_cache_key,
+    rating_players,
+    rating_rows,
+    ratings_disagreeing,
+    sort_rating,
+)
 
 __all__ = [
     "FIRST_DAY",
@@ -81,6 +93,7 @@ __all__ = [
     "LAST_DAY",
     "MEASURES",
     "MEMBER_GAMES",
+    "RATING_SORT_KEYS",
     "SORT_KEYS",
     "STANDINGS",
     "AwardResult",
@@ -98,6 +111,9 @@ __all__ = [
     "PeriodKind",
     "PeriodOutOfRange",
     "PlaceColumns",
+    "RatedGame",
+    "Rating",
+    "RatingRow",
     "Season",
     "SheetGame",
     "SheetLine",
@@ -108,6 +124,7 @@ __all__ = [
     "Winner",
     "big_hand_list",
     "compute_awards",
+    "compute_rating",
     "compute_standings",
     "counts_wins",
     "day_filters",
@@ -118,11 +135,16 @@ __all__ = [
     "member_record",
     "member_records",
     "min_games_for",
+    "rating_cache_key",
+    "rating_players",
+    "rating_rows",
+    "ratings_disagreeing",
     "results_for",
     "rule_text",
     "season_for",
     "selection",
     "shown_for",
+    "sort_rating",
     "sort_standings",
     "tables_for",
     "tied_note",
