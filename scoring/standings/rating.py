@@ -168,6 +168,7 @@ def compute_rating(
     member_id: int | None = None,
     rule_sets: Sequence[RuleSet] | None = None,
     worked: bool = False,
+    until: date | None = None,
 ) -> Rating:
     """Rate every game of ``group`` at ``players`` players, in the order played (date, round,
     table; the meet and the game break what remains): the results in order (whole numbers
@@ -175,7 +176,8 @@ def compute_rating(
     changes in ``Rating.history`` for the member's page); the rated members.
     ``rule_sets``: the group's, when they are at hand. ``worked``: every game through
     ``rating.rate_game`` (each change as its pencil line would be worked), none through the
-    quick path and nothing from the cache; ``check_ratings`` compares the two.
+    quick path and nothing from the cache; ``check_ratings`` compares the two. ``until``:
+    the rating as it stood at the end of that day (a season's award), from nothing.
 
     The table alone (no ``member_id``) starts from the cache's state where its fingerprint
     (``record_fingerprint``) still matches the record up to that state's day, and rates only
@@ -186,9 +188,11 @@ def compute_rating(
         rule_sets = list(RuleSet.objects.filter(group=group))
     rated = [r.pk for r in rule_sets if r.players == players]
     results = HanchanResult.objects.filter(rule_set__in=rated)
+    if until is not None:
+        results = results.filter(played_on__lte=until)
     state = RatingState()
     kept: list[tuple[int, GameChange]] = []
-    if member_id is not None or worked:
+    if member_id is not None or worked or until is not None:
         kept = rate_lines(state, in_order(results), players, member_id, worked)
     else:
         state = rate_on_from_cache(group, players, rated, results)
