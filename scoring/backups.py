@@ -48,7 +48,13 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from members.roles import MEMBER, ORGANIZER, ensure_groups
-from scoring.models import RuleSet, StandingsGroup
+from scoring.models import (
+    Award,
+    RuleSet,
+    StandingsGroup,
+    default_awards_as_made,
+    make_default_awards,
+)
 
 AS_MIGRATED = importlib.import_module("scoring.migrations.0007_read_the_sheets_again").as_migrated
 
@@ -219,6 +225,8 @@ def data_found() -> dict[str, int]:
             rows = rows.exclude(
                 pk__in=[r.group_id for r, _group in made], name__in=[g for _r, g in made]
             )
+        elif model is Award:  # the default awards 0021 gave those groups, as made
+            rows = rows.exclude(pk__in=default_awards_as_made().values("pk"))
         if count := rows.count():
             with translation.override(None):
                 name = meta.verbose_name if count == 1 else meta.verbose_name_plural
@@ -265,7 +273,12 @@ def restore(path: Path) -> str:
         fixture.symlink_to(path.resolve())
         try:
             with transaction.atomic(), override_settings(SIMPLE_HISTORY_ENABLED=False):
+                # The backup holds the club's own awards, the defaults among them.
+                default_awards_as_made().delete()
                 call_command("loaddata", str(fixture), verbosity=0)
+                # A backup from before the awards came has none: its groups get the defaults.
+                for group in StandingsGroup.objects.filter(awards__isnull=True):
+                    make_default_awards(group)
                 ensure_groups()
         except (DeserializationError, DatabaseError, LookupError, ValueError) as error:
             said = str(error).replace(f"Problem installing fixture '{fixture}': ", "")

@@ -18,6 +18,7 @@ from scoring.models.awards import (
     Award,
     AwardQuerySet,
     Measure,
+    default_awards_as_made,
     make_default_awards,
 )
 from scoring.models.games import (
@@ -117,6 +118,7 @@ __all__ = [
     "SentBefore",
     "SettledRecord",
     "StandingsGroup",
+    "default_awards_as_made",
     "finalised_error",
     "format_big_hands",
     "invalid_game_error",

@@ -16,6 +16,7 @@ from django.db import models
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
 
 from members.models import NAME_LENGTH, NOTE_LENGTH, Member, no_control_characters
 from scoring.models.rule_sets import StandingsGroup
@@ -62,7 +63,7 @@ class AwardQuerySet(models.QuerySet["Award"]):
 def make_default_awards(group: StandingsGroup) -> None:
     """Give a group the default awards (``DEFAULT_AWARDS``). A group made later gets them on
     its first save; the groups there were before are given theirs by the migration
-    ``0019_default_awards``. The organizer turns a default award off (``is_shown``) rather
+    ``0021_default_awards``. The organizer turns a default award off (``is_shown``) rather
     than deleting it."""
     for position, (measure, name, share, per_meet) in enumerate(DEFAULT_AWARDS):
         Award.objects.get_or_create(
@@ -119,6 +120,7 @@ class Award(models.Model):
         _("reason"), max_length=NOTE_LENGTH, blank=True, validators=[no_control_characters]
     )
 
+    history = HistoricalRecords()
     objects = AwardQuerySet.as_manager()
 
     class Meta:
@@ -132,6 +134,25 @@ class Award(models.Model):
     @property
     def by_hand(self) -> bool:
         return self.measure == Measure.BY_HAND
+
+
+def default_awards_as_made() -> AwardQuerySet:
+    """The awards that are still exactly as ``make_default_awards`` (or the migration) made
+    them: what a freshly migrated database holds, which a restore replaces."""
+    as_made = models.Q(pk__in=[])
+    for position, (measure, name, share, per_meet) in enumerate(DEFAULT_AWARDS):
+        as_made |= models.Q(
+            position=position + 1,
+            measure=measure,
+            name=name,
+            min_share=share,
+            games_per_meet=per_meet,
+            is_shown=True,
+            winner=None,
+            period_key="",
+            reason="",
+        )
+    return Award.objects.filter(as_made)
 
 
 @receiver(post_save, sender=StandingsGroup)

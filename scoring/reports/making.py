@@ -48,6 +48,7 @@ from members.models import Member
 from members.roles import is_organizer
 from scoring.models import (
     ABANDONED_AFTER,
+    Award,
     HanchanResult,
     Meet,
     Report,
@@ -192,7 +193,9 @@ def fingerprint(spec: Spec) -> list[object]:
     latest time any of them was recorded or changed (a game changed in place bumps its
     ``updated_at``, a game removed or added changes the count and the ids). Names and other
     labels come from members, meets, rule sets and groups: the latest entry of each one's
-    history, whichever report it is (they change seldom)."""
+    history, whichever report it is (they change seldom), and from the awards'. A report of
+    a period also depends on every game before it (the rating at the period's end, for the
+    awards), so the group's games up to its end are counted the same way."""
     if spec.kind == "meet.pdf":
         assert spec.meet is not None
         results = HanchanResult.objects.filter(meet_id=spec.meet)
@@ -206,9 +209,20 @@ def fingerprint(spec: Spec) -> list[object]:
     )
     labels = [
         model.history.aggregate(latest=Max("history_date"))["latest"]
-        for model in (Member, Meet, RuleSet, StandingsGroup)
+        for model in (Member, Meet, RuleSet, StandingsGroup, Award)
     ]
-    return [counted, labels]
+    earlier = None
+    if spec.kind != "meet.pdf":
+        filters = spec.filters()
+        before_the_end = HanchanResult.objects.all()
+        if filters.rule_sets:
+            before_the_end = before_the_end.filter(rule_set__in=filters.rule_sets)
+        if filters.period.end is not None:
+            before_the_end = before_the_end.filter(played_on__lte=filters.period.end)
+        earlier = before_the_end.aggregate(
+            n=Count("pk"), ids=Sum("pk"), changed=Max("hanchan__updated_at")
+        )
+    return [counted, labels, earlier]
 
 
 class TooManyReports(Exception):

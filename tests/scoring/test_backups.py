@@ -572,3 +572,38 @@ def test_backup_checks_the_json_it_wrote(tmp_path, monkeypatch):
     assert path.read_text() == "last week's" and [p.name for p in tmp_path.iterdir()] == [
         "club.json"
     ]
+
+
+def test_a_restore_keeps_the_clubs_awards_and_gives_an_older_backup_the_defaults(json_backup):
+    """A fresh database holds the default awards (the migrations give them), which a restore
+    replaces with the backup's; a backup from before the awards came holds none, and its
+    groups get the defaults."""
+    from scoring.backups import data_found, restore
+    from scoring.models import DEFAULT_AWARDS, Award, StandingsGroup
+
+    assert data_found() == {}  # the default awards are what a migrated database holds
+    group = StandingsGroup.club()
+    award = Award.objects.of_group(group).first()
+    # The club's own list, in the backup: its first award renamed.
+    renamed = edited(json_backup, change=lambda objects: _rename_award(objects, award.pk))
+    assert restore(renamed) == "json"
+    assert Award.objects.of_group(group).first().name == "最優秀賞"
+    assert Award.objects.filter(group=group).count() == len(DEFAULT_AWARDS)
+
+    Award.objects.all().delete()
+    Award.history.all().delete()  # an empty database again, but for the migrations' data
+    without = edited(
+        json_backup,
+        change=lambda objects: objects.__setitem__(
+            slice(None), [o for o in objects if not o["model"].endswith("award")]
+        ),
+    )
+    assert restore(without) == "json"
+    names = [a.name for a in Award.objects.of_group(StandingsGroup.club())]
+    assert names == [name for _m, name, _s, _g in DEFAULT_AWARDS]
+
+
+def _rename_award(objects: list[dict], pk: int) -> None:
+    for o in objects:
+        if o["model"] == "scoring.award" and o["pk"] == pk:
+            o["fields"]["name"] = "最優秀賞"

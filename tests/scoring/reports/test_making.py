@@ -14,7 +14,15 @@ import pytest
 from django.tasks import default_task_backend
 from django.utils import timezone
 
-from scoring.models import Hanchan, Meet, Report, ReportPart, ReportStatus
+from scoring.models import (
+    Award,
+    Hanchan,
+    Meet,
+    Report,
+    ReportPart,
+    ReportStatus,
+    StandingsGroup,
+)
 from scoring.reports import keep, kept_files, making, parts, pdf
 from scoring.reports.making import RENDERERS, ReportKind, Spec, ask, kept_name, prune
 from scoring.standings import Filters, Period
@@ -380,6 +388,28 @@ def test_a_change_to_the_templates_makes_a_new_digest(recorded_game, monkeypatch
     assert making.digest_of(spec) == before
     monkeypatch.setattr(making, "template_version", lambda: "another")
     assert making.digest_of(spec) != before
+
+
+def test_an_award_edited_or_an_earlier_game_changed_makes_a_new_digest(recorded_game):
+    """The half-year report carries the awards: renaming one, or a game of an earlier
+    half-year (the rating at the period's end reads every game before it) changes what it
+    shows, so the kept file is not served again."""
+    spec = Spec.of("standings.pdf", Filters(period=Period.parse("2025-H2")))
+    before = making.digest_of(spec)
+    award = Award.objects.of_group(StandingsGroup.club()).first()
+    award.name = "最優秀賞"
+    award.save()
+    renamed = making.digest_of(spec)
+    assert renamed != before
+    game = Hanchan.objects.get(pk=recorded_game.pk)  # 2025-04-09: the half-year before
+    entries = [
+        making_entry(r.member, r.seat, score)
+        for r, score in zip(
+            game.results.order_by("seat"), [40_000, 30_000, 20_000, 30_000], strict=True
+        )
+    ]
+    game.record(entries, expected_version=game.version)
+    assert making.digest_of(spec) != renamed
 
 
 def test_finalising_a_meet_queues_its_month_and_half_year(
