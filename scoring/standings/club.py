@@ -4,7 +4,7 @@ per member, and the order it is shown in."""
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from members.models import Member
 from scoring.models import BigHand, HanchanResult, RuleSet, StandingsGroup
+from scoring.notation import HandLevel
 from scoring.periods import Period
 from scoring.standings.columns import Column, Format, Medium, Shown, Table
 
@@ -160,6 +161,10 @@ class StandingRow:
     @property
     def big_hand_total(self) -> int:
         return sum(self.big_hands.values())
+
+    def big_hands_of(self, level: str) -> int:
+        """The member's big hands of one level (満貫, 跳満, 倍満, 三倍満 or 役満)."""
+        return self.big_hands.get(level, 0)
 
 
 def selection(filters: Filters, path: str = "") -> Q:
@@ -308,6 +313,11 @@ class PlaceColumns:
         return cls(four=any(r.games4 for r in rows) or not three, three=three)
 
 
+def _by_hands_of(level: str) -> Callable[[StandingRow], tuple[int, int]]:
+    """Most big hands of ``level`` first."""
+    return lambda r: (-r.big_hands_of(level), r.position)
+
+
 SORT_KEYS = {
     "position": lambda r: (r.position,),
     "name": lambda r: (r.furigana, r.name),
@@ -321,6 +331,7 @@ SORT_KEYS = {
     "best_game": lambda r: (-r.best_game, r.position),
     "highest_score": lambda r: (-r.highest_score, r.position),
     "big_hands": lambda r: (-r.big_hand_total, r.position),
+    **{level: _by_hands_of(level) for level in HandLevel.values},
     "chombo": lambda r: (-r.chombo, r.position),
     "meets": lambda r: (-r.meets, r.position),
 }
@@ -352,10 +363,17 @@ def _three_not_wins(shown: Shown) -> bool:
     return shown.three and not shown.wins
 
 
+def _hand_column(level: HandLevel) -> Column[StandingRow]:
+    """The count of one level of big hand (its key is the level: "mangan" … "yakuman")."""
+    return Column(level.value, level.label, lambda r: r.big_hands_of(level.value), sort=level.value)
+
+
 NOT_ON_PDF = frozenset({Medium.PAGE, Medium.SHEET, Medium.CSV})  # the A4 page is narrower
 SHEET_ONLY = frozenset({Medium.SHEET})
 
-# The Excel's order: 3-player places at the end, below-zero (箱割れ) before attendance.
+# The Excel's order: 3-player places at the end, below-zero (箱割れ) before attendance; the big
+# hands by kind (満貫 … 役満, added in issue 29) after all of these, so that the columns people's
+# formulas point at keep their letters.
 SHEET_ORDER = (
     "position",
     "name",
@@ -382,6 +400,7 @@ SHEET_ORDER = (
     "three_place2",
     "three_place3",
     "average_place3",
+    *HandLevel.values,
 )
 # The PDF's order: the average P beside the total.
 PDF_ORDER = (
@@ -488,6 +507,8 @@ STANDINGS: Table[StandingRow] = Table(
             "below_zero", _("Below zero"), lambda r: r.below_zero, when=_not_wins, on=SHEET_ONLY
         ),
         Column("big_hands", _("Mangan or better"), lambda r: r.big_hand_total, sort="big_hands"),
+        # The big hands by kind, as the club's paper counted them: 満貫 跳満 倍満 三倍満 役満.
+        *(_hand_column(level) for level in HandLevel),
         Column("chombo", _("Chombo"), lambda r: r.chombo, sort="chombo"),
         Column("meets", _("Meets attended"), lambda r: r.meets, on=NOT_ON_PDF, sort="meets"),
     ),

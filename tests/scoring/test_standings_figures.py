@@ -1,0 +1,44 @@
+"""The standings' figures of issue 29: big hands by kind, busts and the worst game, and guests
+left out unless asked for. The season is ``guest_season`` (tests/scoring/conftest.py), every
+figure worked out there by hand."""
+
+from decimal import Decimal
+
+import pytest
+
+from scoring.standings import STANDINGS, Filters, Medium, Shown, compute_standings
+from tests.builders import row_of
+
+pytestmark = pytest.mark.django_db
+D = Decimal
+LEVELS = ["mangan", "haneman", "baiman", "sanbaiman", "yakuman"]
+
+
+def test_big_hands_are_counted_by_kind(guest_season):
+    """相川 満貫 1 and 役満 1; 井上 跳満 1; 江藤 倍満 1; nobody 三倍満."""
+    rows = compute_standings(Filters(guests=True))
+    by_kind = {r.name: [r.big_hands_of(level) for level in LEVELS] for r in rows}
+    assert by_kind == {
+        "井上 一": [0, 1, 0, 0, 0],
+        "江藤 栄": [0, 0, 1, 0, 0],
+        "大野 音": [1, 0, 0, 0, 0],
+        "相川 愛": [1, 0, 0, 0, 1],
+        "上田 卯": [0, 0, 0, 0, 0],
+    }
+    assert row_of(rows, guest_season["A"]).big_hand_total == 2  # the total stays
+
+
+def test_every_medium_has_a_column_per_kind_of_big_hand(guest_season):
+    """The page, the PDF, the Excel and the CSV all read the one declaration: 満貫 跳満 倍満
+    三倍満 役満 after 満貫以上 (in the Excel at the very end: its older columns keep their
+    letters), and a row's value is its count."""
+    row = row_of(compute_standings(Filters()), guest_season["A"])
+    for medium in Medium:
+        columns = STANDINGS.shown(medium, Shown())
+        keys = [c.key for c in columns]
+        at = len(keys) - 5 if medium == Medium.SHEET else keys.index("big_hands") + 1
+        assert keys[at : at + 5] == LEVELS, medium
+        assert [c.value(row) for c in columns[at : at + 5]] == [1, 0, 0, 0, 1]
+        assert columns[keys.index("big_hands")].value(row) == 2
+    sheet = STANDINGS.shown(Medium.SHEET, Shown())
+    assert [str(c.heading) for c in sheet[-5:]] == ["満貫", "跳満", "倍満", "三倍満", "役満"]
