@@ -103,6 +103,10 @@ class HandLevel(models.TextChoices):
     YAKUMAN = Level.YAKUMAN.value, _("Yakuman")
 
 
+GUEST_MARK = "（ゲスト）"
+"""What the standings and the exports write after a guest's name (a Member marked is_guest:
+体験・ゲスト), and what the games import reads back as the mark."""
+
 HAND_LABELS_JA = {
     HandLevel.MANGAN: "満貫",
     HandLevel.HANEMAN: "跳満",

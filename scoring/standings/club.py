@@ -10,13 +10,13 @@ from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 from functools import cached_property
 
-from django.db.models import Count, Max, Q, QuerySet, Sum
+from django.db.models import Count, Max, Min, Q, QuerySet, Sum
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from members.models import Member
 from scoring.models import BigHand, HanchanResult, RuleSet, StandingsGroup
-from scoring.notation import HandLevel
+from scoring.notation import GUEST_MARK, HandLevel
 from scoring.periods import Period
 from scoring.standings.columns import Column, Format, Medium, Shown, Table
 
@@ -61,14 +61,15 @@ class Filters:
 
     @property
     def file_key(self) -> str:
-        """What a report's file name says of these filters: the period, and the group or rule
-        set when it is not the club's group."""
+        """What a report's file name says of these filters: the period, the group or rule
+        set when it is not the club's group, and "guests" when guests are shown."""
+        guests = "-guests" if self.guests else ""
         if self.rule_set is not None:
-            return f"{self.period.key}-rule{self.rule_set.pk}"
+            return f"{self.period.key}-rule{self.rule_set.pk}{guests}"
         group = self.standings_group
         if group is None or self.is_club_group:
-            return self.period.key
-        return f"{self.period.key}-group{group.pk}"
+            return f"{self.period.key}{guests}"
+        return f"{self.period.key}-group{group.pk}{guests}"
 
     @property
     def label(self) -> str:
@@ -111,6 +112,18 @@ class StandingRow:
     qualified: bool = True  # has the minimum number of games for the rate columns
     places3: tuple[int, int, int] = (0, 0, 0)  # 3-player games at 1st … 3rd
     place_sum3: int = 0  # of the 3-player games
+    worst_game: Decimal = Decimal(0)
+    is_guest: bool = False  # a guest (ゲスト), shown only when the filters ask for guests
+
+    @property
+    def listed_name(self) -> str:
+        """The name as the tables write it: a guest's marked 「（ゲスト）」."""
+        return f"{self.name}{GUEST_MARK}" if self.is_guest else self.name
+
+    @property
+    def below_zero_rate(self) -> Decimal | None:
+        """箱割れ率: the share of games finished below zero (empty below the minimum of games)."""
+        return self._rate(self.below_zero)
 
     @property
     def wins(self) -> int:
@@ -221,11 +234,20 @@ def tied_note(by_wins: bool = False) -> str:
     )
 
 
+def guests_condition(filters: Filters, path: str = "") -> Q:
+    """Leave guests (``Member.is_guest``) out unless the filters ask for them (``?guests=1``);
+    ``path`` reaches the result's member, e.g. "result__". Only whose rows are listed changes:
+    the places of a guest's tablemates stand as played."""
+    return Q() if filters.guests else Q(**{f"{path}member__is_guest": False})
+
+
 def compute_standings(filters: Filters) -> list[StandingRow]:
-    """One row per member with games in the period, best first (three queries)."""
+    """One row per member with games in the period, best first (three queries). Guests are
+    left out unless ``filters.guests``."""
     three = Q(rule_set__in=filters.three_player_ids)
     query = (
         results_for(filters)
+        .filter(guests_condition(filters))
         .values("member_id")
         .annotate(
             games=Count("id"),
@@ -241,6 +263,7 @@ def compute_standings(filters: Filters) -> list[StandingRow]:
             place_sum=Sum("place", filter=~three, default=0),
             place_sum3=Sum("place", filter=three, default=0),
             best_game=Max("total_points"),
+            worst_game=Min("total_points"),
             highest_score=Max("score"),
             below_zero=Count("id", filter=Q(score__lt=0)),
             chombo=Sum("chombo"),
@@ -250,14 +273,16 @@ def compute_standings(filters: Filters) -> list[StandingRow]:
     )
     rows = list(query)
     names = dict(
-        (m["pk"], (m["name"], m["furigana"]))
+        (m["pk"], (m["name"], m["furigana"], m["is_guest"]))
         for m in Member.objects.filter(pk__in=[r["member_id"] for r in rows]).values(
-            "pk", "name", "furigana"
+            "pk", "name", "furigana", "is_guest"
         )
     )
     hands: dict[int, dict[str, int]] = defaultdict(dict)
     for item in (
-        BigHand.objects.filter(selection(filters, "result__"))
+        BigHand.objects.filter(
+            selection(filters, "result__"), guests_condition(filters, "result__")
+        )
         .values("result__member_id", "level")
         .annotate(n=Count("id"))
         .order_by()
@@ -269,6 +294,7 @@ def compute_standings(filters: Filters) -> list[StandingRow]:
             member_id=r["member_id"],
             name=names[r["member_id"]][0],
             furigana=names[r["member_id"]][1],
+            is_guest=names[r["member_id"]][2],
             games=r["games"],
             total=Decimal(r["total"]).quantize(TENTH, ROUND_HALF_UP),
             places=(r["p1"], r["p2"], r["p3"], r["p4"]),
@@ -277,6 +303,7 @@ def compute_standings(filters: Filters) -> list[StandingRow]:
             lasts=r["lasts"],
             place_sum=r["place_sum"],
             best_game=Decimal(r["best_game"]).quantize(TENTH, ROUND_HALF_UP),
+            worst_game=Decimal(r["worst_game"]).quantize(TENTH, ROUND_HALF_UP),
             highest_score=r["highest_score"],
             below_zero=r["below_zero"],
             chombo=r["chombo"],
@@ -416,7 +443,10 @@ PDF_ORDER = (
 STANDINGS: Table[StandingRow] = Table(
     (
         Column("position", _("Rank"), lambda r: r.position, sort="position"),
-        Column("name", _("Name"), lambda r: r.name, Format.TEXT, sort="name", heads_row=True),
+        # A guest's name is marked 「（ゲスト）」 everywhere (shown only with ?guests=1).
+        Column(
+            "name", _("Name"), lambda r: r.listed_name, Format.TEXT, sort="name", heads_row=True
+        ),
         Column("games", _("Games"), lambda r: r.games, sort="games"),
         # A 1-0-0-0 group (カンターン) counts wins and the win rate instead of P.
         Column("wins", _("Wins"), lambda r: r.wins, when=_wins, sort="total", strong=True),

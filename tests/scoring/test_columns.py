@@ -156,7 +156,7 @@ def test_a_value_is_written_by_its_kind(kind, value, page, sheet, csv):
 
 def test_each_cell_is_written_once_with_its_class():
     class Row:
-        position, name, games, total, places, average = (
+        position, listed_name, games, total, places, average = (
             1,
             "青木",
             2,
@@ -234,7 +234,7 @@ def test_a_column_added_to_the_declaration_is_on_the_page_in_the_pdf_excel_and_c
 
 def test_a_rows_cells_are_joined_once_as_html_around_its_heading():
     class Row:
-        position, name, games = 1, "<青木>", 2
+        position, listed_name, games = 1, "<青木>", 2
 
     columns = [STANDINGS.by_key[k] for k in ("position", "name", "games")]
     line = lay_out(columns, [Row()]).lines[0]

@@ -42,3 +42,38 @@ def test_every_medium_has_a_column_per_kind_of_big_hand(guest_season):
         assert columns[keys.index("big_hands")].value(row) == 2
     sheet = STANDINGS.shown(Medium.SHEET, Shown())
     assert [str(c.heading) for c in sheet[-5:]] == ["満貫", "跳満", "倍満", "三倍満", "役満"]
+
+
+def test_guests_are_left_out_by_default_and_switched_in(guest_season):
+    """Without guests: 井上 +60, 江藤 +8, 相川 −25, 上田 −48 (the sum is not zero: 大野 took
+    −45 + 50 = +5 of it). With them, 大野 +5 stands 3rd, marked 「（ゲスト）」."""
+    members = compute_standings(Filters())
+    assert [(r.position, r.name, r.total) for r in members] == [
+        (1, "井上 一", D("60.0")),
+        (2, "江藤 栄", D("8.0")),
+        (3, "相川 愛", D("-25.0")),
+        (4, "上田 卯", D("-48.0")),
+    ]
+    everyone = compute_standings(Filters(guests=True))
+    assert [(r.position, r.listed_name, r.total) for r in everyone] == [
+        (1, "井上 一", D("60.0")),
+        (2, "江藤 栄", D("8.0")),
+        (3, "大野 音（ゲスト）", D("5.0")),
+        (4, "相川 愛", D("-25.0")),
+        (5, "上田 卯", D("-48.0")),
+    ]
+    assert sum(r.total for r in everyone) == 0
+    # The tablemates' places stand as played: 相川 1, 3, 4, 2 either way.
+    for rows in (members, everyone):
+        assert row_of(rows, guest_season["A"]).places == (1, 1, 1, 1)
+    # 大野's 満貫 is not counted without guests.
+    assert sum(r.big_hands_of("mangan") for r in members) == 1
+    assert sum(r.big_hands_of("mangan") for r in everyone) == 2
+
+
+def test_busts_and_the_worst_game(guest_season):
+    """相川: one game of four below zero (−2,000 in round 3): 箱割れ 1, rate .250; best game
+    +40.0 (round 1), worst −62.0 (round 3)."""
+    a = row_of(compute_standings(Filters()), guest_season["A"])
+    assert (a.below_zero, a.below_zero_rate) == (1, D("0.250"))
+    assert (a.best_game, a.worst_game, a.highest_score) == (D("40.0"), D("-62.0"), 40_000)
