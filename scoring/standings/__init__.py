@@ -64,6 +64,7 @@ from scoring.standings.member import (
     member_record,
     member_records,
 )
+from scoring.standings.pairs import BySeat, Pair, SeatLine, by_seat, head_to_head
 
 __all__ = [
     "FIRST_DAY",
@@ -72,6 +73,7 @@ __all__ = [
     "MEMBER_GAMES",
     "SORT_KEYS",
     "STANDINGS",
+    "BySeat",
     "Column",
     "DayLine",
     "Filters",
@@ -82,10 +84,12 @@ __all__ = [
     "MeetSheet",
     "MemberRecord",
     "MonthLine",
+    "Pair",
     "Period",
     "PeriodKind",
     "PeriodOutOfRange",
     "PlaceColumns",
+    "SeatLine",
     "SheetGame",
     "SheetLine",
     "SheetRound",
@@ -93,10 +97,12 @@ __all__ = [
     "StandingRow",
     "Table",
     "big_hand_list",
+    "by_seat",
     "compute_standings",
     "counts_wins",
     "day_filters",
     "game_rows",
+    "head_to_head",
     "latest_day",
     "meet_sheet",
     "member_games",
