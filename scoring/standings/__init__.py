@@ -60,9 +60,11 @@ from scoring.standings.member import (
     GameLine,
     MemberRecord,
     MonthLine,
+    RecentGame,
     member_games,
     member_record,
     member_records,
+    recent_games,
 )
 from scoring.standings.pairs import BySeat, Pair, SeatLine, by_seat, head_to_head
 
@@ -89,6 +91,7 @@ __all__ = [
     "PeriodKind",
     "PeriodOutOfRange",
     "PlaceColumns",
+    "RecentGame",
     "SeatLine",
     "SheetGame",
     "SheetLine",
@@ -108,6 +111,7 @@ __all__ = [
     "member_games",
     "member_record",
     "member_records",
+    "recent_games",
     "results_for",
     "selection",
     "shown_for",

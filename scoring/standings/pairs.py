@@ -134,6 +134,11 @@ class BySeat:
     def any(self) -> bool:
         return any(line.games for line in (*self.four, *self.three))
 
+    @property
+    def groups(self) -> list[list[SeatLine]]:
+        """The 4-player seats and the 3-player seats, those the member played."""
+        return [lines for lines in (self.four, self.three) if lines]
+
 
 def by_seat(filters: Filters, member_id: int) -> BySeat:
     """The member's games by the seat recorded (one query)."""

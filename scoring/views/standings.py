@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date
 from typing import Any
 from urllib.parse import urlencode
@@ -32,11 +33,14 @@ from scoring.standings import (
     Period,
     PeriodKind,
     PlaceColumns,
+    by_seat,
     compute_standings,
     counts_wins,
+    head_to_head,
     latest_day,
     member_games,
     member_record,
+    recent_games,
     shown_for,
     sort_standings,
     tied_note,
@@ -163,8 +167,11 @@ def standings(request: HtmxHttpRequest) -> HttpResponse:
 def member_detail(request: HttpRequest, pk: int) -> HttpResponse:
     member = get_object_or_404(Member, pk=pk)
     filters = filters_from(request)
+    if member.is_guest:  # a guest's own page counts their games whatever the switch says
+        filters = replace(filters, guests=True)
     record = member_record(member.pk, filters)
     latest = max((g.date for g in record.games), default=None)
+    least = ClubSettings.load().head_to_head_min
     pdf = f"{reverse('scoring:member-pdf', args=[member.pk])}?{query_for(filters)}"
     return render(
         request,
@@ -176,6 +183,10 @@ def member_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "wins": counts_wins(filters),
             "place_columns": PlaceColumns.of([record.summary] if record.summary else []),
             "downloads": [(_("PDF"), pdf)],
+            "pairs": head_to_head(filters, member.pk, least),
+            "pairs_least": least,
+            "seats": by_seat(filters, member.pk),
+            "recent": recent_games(member.pk, filters),
         },
     )
 

@@ -1,8 +1,11 @@
 """The standings page's figures of issue 29: the guests' switch (「ゲストを含める」), and what the
 member page shows of head-to-head, seats, busts and recent games (``guest_season``)."""
 
+import re
+
 import pytest
 
+from scoring.models import ClubSettings, Meet
 from tests.builders import sheet_rows
 
 pytestmark = pytest.mark.django_db
@@ -26,3 +29,40 @@ def test_the_excel_marks_a_guest_row(member_client, guest_season):
     response = member_client.get("/reports/standings.xlsx?period=2025-H1")
     names = [row[1] for row in sheet_rows(b"".join(response.streaming_content))[1:]]
     assert "相川 愛" in names and not any("大野" in str(name) for name in names)
+
+
+def test_the_member_page_shows_head_to_head_seats_busts_and_recent_games(
+    member_client, guest_season, django_assert_max_num_queries
+):
+    """井上's page (2025-H1, head-to-head from 2 games together): 上田 first (above 4 of 4),
+    then 相川 (2 of 4) and 江藤 (1 of 2); 大野 is a guest and left out. Seats: 東 1.00,
+    南 2.00, 西 3.00. The four games newest first: round 4 down to round 1."""
+    ClubSettings.objects.create(pk=1, head_to_head_min=2)
+    b = guest_season["B"]
+    html = member_client.get(f"/members/{b.pk}/?period=2025-H1").content.decode()
+    pairs = [
+        "上田 卯さんと同卓 4 回・上位 4 回",
+        "相川 愛さんと同卓 4 回・上位 2 回",
+        "江藤 栄さんと同卓 2 回・上位 1 回",
+    ]
+    at = [html.index(p) for p in pairs]
+    assert at == sorted(at) and "大野 音さん" not in html
+    assert "相性" in html and "席別成績" in html and "最近の対局" in html
+    assert re.search(
+        r"<th scope=\"row\">東</th><td class=\"num\">1</td><td class=\"num\">1.00</td>", html
+    )
+    assert re.search(
+        r"<th scope=\"row\">南</th><td class=\"num\">2</td><td class=\"num\">2.00</td>", html
+    )
+    recent = html[html.index('id="recent-games"') :]
+    rounds = re.findall(r'<td class="num">(\d)</td><td>[東南西北]</td>', recent)
+    assert rounds[:4] == ["4", "3", "2", "1"]
+    assert f'href="/meets/{Meet.objects.get().pk}/"' in recent
+    # 相川's page: one bust in four games (.250), worst game −62.0.
+    html = member_client.get(f"/members/{guest_season['A'].pk}/?period=2025-H1").content.decode()
+    assert "最低P" in html and "−62.0" in html and "25.0%" in html
+
+
+def test_a_guests_own_page_counts_their_games(member_client, guest_season):
+    html = member_client.get(f"/members/{guest_season['G'].pk}/?period=2025-H1").content.decode()
+    assert "+5.0" in html  # 大野: −45 + 50
