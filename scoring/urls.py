@@ -40,6 +40,7 @@ urlpatterns = [
         name="standings-visibility",
     ),
     path("members/<int:pk>/", standings.member_detail, name="member-detail"),
+    path("standings/head-to-head/", standings.head_to_head_matrix, name="head-to-head"),
     path(
         "members/<int:pk>/chart/<slug:chart>.svg",
         standings.member_chart,

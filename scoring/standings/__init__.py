@@ -66,7 +66,16 @@ from scoring.standings.member import (
     member_records,
     recent_games,
 )
-from scoring.standings.pairs import BySeat, Pair, SeatLine, by_seat, head_to_head
+from scoring.standings.pairs import (
+    BySeat,
+    MatrixRow,
+    Pair,
+    PairMatrix,
+    SeatLine,
+    by_seat,
+    head_to_head,
+    pair_matrix,
+)
 
 __all__ = [
     "FIRST_DAY",
@@ -82,11 +91,13 @@ __all__ = [
     "Format",
     "GameLine",
     "GameRow",
+    "MatrixRow",
     "Medium",
     "MeetSheet",
     "MemberRecord",
     "MonthLine",
     "Pair",
+    "PairMatrix",
     "Period",
     "PeriodKind",
     "PeriodOutOfRange",
@@ -111,6 +122,7 @@ __all__ = [
     "member_games",
     "member_record",
     "member_records",
+    "pair_matrix",
     "recent_games",
     "results_for",
     "selection",

@@ -168,3 +168,33 @@ def by_seat(filters: Filters, member_id: int) -> BySeat:
         return made if any(line.games for line in made) else []
 
     return BySeat(four=lines(4, four), three=lines(3, threes))
+
+
+@dataclass(frozen=True)
+class MatrixRow:
+    member_id: int
+    name: str
+    cells: list[Pair | None]  # by the matrix's columns; None: never at one table (or oneself)
+
+
+@dataclass(frozen=True)
+class PairMatrix:
+    """Head-to-head for the whole club (the organizers' page): a row per player, a column per
+    tablemate, both in furigana order."""
+
+    columns: list[tuple[int, str]]  # (member id, name)
+    rows: list[MatrixRow]
+
+
+def pair_matrix(filters: Filters) -> PairMatrix:
+    """Every pair of the filters' games, laid out as a matrix (two queries)."""
+    pairs = head_to_head(filters)
+    people = {(p.other_furigana, p.other_name, p.other_id) for p in pairs}
+    order = sorted(people)
+    found = {(p.member_id, p.other_id): p for p in pairs}
+    columns = [(pk, name) for _kana, name, pk in order]
+    rows = [
+        MatrixRow(pk, name, [found.get((pk, other)) for other, _name in columns])
+        for pk, name in columns
+    ]
+    return PairMatrix(columns, rows)

@@ -40,6 +40,7 @@ from scoring.standings import (
     latest_day,
     member_games,
     member_record,
+    pair_matrix,
     recent_games,
     shown_for,
     sort_standings,
@@ -188,6 +189,19 @@ def member_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "seats": by_seat(filters, member.pk),
             "recent": recent_games(member.pk, filters),
         },
+    )
+
+
+@organizer_required
+@require_safe
+def head_to_head_matrix(request: HttpRequest) -> HttpResponse:
+    """Head-to-head for the whole club, for the organizers: each cell is how many times the
+    row's player finished above the column's, of the games they sat together."""
+    filters = filters_from(request)
+    return render(
+        request,
+        "scoring/head_to_head.html",
+        {**context_for(filters), "matrix": pair_matrix(filters)},
     )
 
 

@@ -66,3 +66,17 @@ def test_the_member_page_shows_head_to_head_seats_busts_and_recent_games(
 def test_a_guests_own_page_counts_their_games(member_client, guest_season):
     html = member_client.get(f"/members/{guest_season['G'].pk}/?period=2025-H1").content.decode()
     assert "+5.0" in html  # 大野: −45 + 50
+
+
+def test_the_organizers_see_the_whole_head_to_head_matrix(
+    organizer_client, member_client, guest_season
+):
+    """井上's row: 上田 4/4 (above every time), 相川 2/4, 江藤 1/2; never with himself."""
+    assert member_client.get("/standings/head-to-head/?period=2025-H1").status_code == 403
+    html = organizer_client.get("/standings/head-to-head/?period=2025-H1").content.decode()
+    row = html[html.index(">井上 一</a></th>") :].split("</tr>")[0]
+    # Columns in furigana order: 相川 井上 上田 江藤 (大野 is a guest: left out).
+    assert re.findall(r'<td class="num[^"]*">([^<]*)</td>', row) == ["2/4", "—", "4/4", "1/2"]
+    assert "大野" not in html
+    html = organizer_client.get("/standings/head-to-head/?period=2025-H1&guests=1").content
+    assert "大野 音" in html.decode()
