@@ -6,7 +6,7 @@ from decimal import Decimal
 
 import pytest
 
-from scoring.standings import STANDINGS, Filters, Medium, Shown, compute_standings
+from scoring.standings import STANDINGS, Filters, Medium, Shown, big_hand_list, compute_standings
 from tests.builders import row_of
 
 pytestmark = pytest.mark.django_db
@@ -77,3 +77,11 @@ def test_busts_and_the_worst_game(guest_season):
     a = row_of(compute_standings(Filters()), guest_season["A"])
     assert (a.below_zero, a.below_zero_rate) == (1, D("0.250"))
     assert (a.best_game, a.worst_game, a.highest_score) == (D("40.0"), D("-62.0"), 40_000)
+
+
+def test_the_big_hand_list_leaves_guests_out_unless_asked(guest_season):
+    """The report's 満貫以上 list: R3 大野 満貫 (a guest), 井上 跳満; R4 江藤 倍満, 相川 満貫 and 役満."""
+    names = [h["name"] for h in big_hand_list(Filters())]
+    assert names == ["井上 一", "江藤 栄", "相川 愛", "相川 愛"]
+    names = [h["name"] for h in big_hand_list(Filters(guests=True))]
+    assert names[0] == "大野 音（ゲスト）" and len(names) == 5
