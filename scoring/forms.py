@@ -7,6 +7,7 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import UploadedFile
+from django.db import transaction
 from django.forms.formsets import INITIAL_FORM_COUNT, TOTAL_FORM_COUNT, ManagementForm
 from django.http import Http404, HttpRequest
 from django.utils import formats, timezone
@@ -14,7 +15,7 @@ from django.utils.functional import cached_property
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from members.models import NAME_LENGTH, NOTE_LENGTH, Member, no_control_characters
+from members.models import NAME_LENGTH, NOTE_LENGTH, Member, name_key, no_control_characters
 from scoring import rules
 from scoring.models import (
     LAST_ROUND,
@@ -218,6 +219,11 @@ class SeatForm(forms.Form):
         required=False,
         widget=forms.TextInput(attrs={"class": "hands", "autocomplete": "off"}),
     )
+    guest = forms.BooleanField(
+        label=_("New guest"),
+        required=False,
+        help_text=_("The name is a guest's, new to the score book: added as ゲスト, no login."),
+    )
 
     def __init__(self, *args: Any, meet: Meet, seat: int, unit: str, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -231,6 +237,8 @@ class SeatForm(forms.Form):
         text: str = self.cleaned_data["player"].strip()
         if not text:
             return None
+        if self.data.get(self.add_prefix("guest")):  # cleaned after the player: read it raw
+            return self._new_guest(text)
         everyone = Member.objects.all()  # read once: matching() reuses the fetched rows
         attendees = self.meet.attendees.all() if self.meet.pk else Member.objects.none()
         for pool in (attendees, everyone):
@@ -252,6 +260,24 @@ class SeatForm(forms.Form):
         raise ValidationError(
             _("No member is called %(text)s."), code="unknown", params={"text": text}
         )
+
+    def _new_guest(self, text: str) -> Member:
+        """A guest added at the table (issue 29 §3), not saved yet: ``GameForm.save`` saves
+        it with the game, or not at all. A name like a member's (spaces and widths folded)
+        is refused: that member is to be chosen instead."""
+        name = re.sub(r"[ 　]+", " ", text)
+        no_control_characters(name)
+        guest = Member(name=name, furigana="", is_guest=True, note=gettext("Added at the table."))
+        namesake = guest.namesake()
+        if namesake is not None:
+            raise ValidationError(
+                _(
+                    "There is a member called %(name)s already: untick 「New guest」 to choose them."
+                ),
+                code="guest_exists",
+                params={"name": namesake.name},
+            )
+        return guest
 
     def clean_score(self) -> int | None:
         """The score in points, read in the game's unit (``ScoreUnit``)."""
@@ -402,6 +428,15 @@ class GameForm(forms.Form):
             return data
         if not rows:
             raise ValidationError(_("Enter the players and their scores."))
+        new_guests: set[str] = set()
+        for row, _score in rows:
+            player = row.cleaned_data.get("player")
+            if isinstance(player, Member) and player.pk is None:
+                if name_key(player.name) in new_guests:
+                    row.add_error("player", _("This guest is entered twice."))
+                new_guests.add(name_key(player.name))
+        if self.has_errors():
+            return data
         for row, score in rows:
             if score is None:
                 row.add_error("score", _("Enter the score."))
@@ -549,11 +584,22 @@ class GameForm(forms.Form):
         return game
 
     def save(self) -> Hanchan:
-        """Record the game (settled, all or nothing). Errors land on the form."""
+        """Record the game (settled, all or nothing), with the new guests typed at the table
+        (saved in the same transaction: if the game is refused, no guest is left behind).
+        Errors land on the form."""
         game = self.build_game()
+        new_guests = [e.member for e in self.entries if e.member.pk is None]  # _new_guest's
         try:
-            recorded = game.record(self.entries, expected_version=self.cleaned_data.get("version"))
+            with transaction.atomic():
+                for guest in new_guests:
+                    guest.full_clean(exclude=["furigana"])
+                    guest.save()
+                recorded = game.record(
+                    self.entries, expected_version=self.cleaned_data.get("version")
+                )
         except ValidationError as error:
+            for guest in new_guests:
+                guest.pk = None  # rolled back with the game
             self._place_error(error)
             raise
         self.added_to_attendance = recorded.added_to_attendance
