@@ -221,6 +221,11 @@ def signed_p(value: Decimal | int | None) -> str:
     return f"+{number}" if number > 0 else f"{MINUS}{-number}"
 
 
+def signed(value: int) -> str:
+    """A whole number with its sign: +4 / −4 / 0 (a head-to-head lead)."""
+    return f"+{value}" if value > 0 else f"{MINUS}{-value}" if value < 0 else "0"
+
+
 def points(value: int | str | None) -> str:
     """32,600 / −3,200."""
     if value is None or value == "":

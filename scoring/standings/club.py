@@ -179,6 +179,11 @@ class StandingRow:
         """The member's big hands of one level (満貫, 跳満, 倍満, 三倍満 or 役満)."""
         return self.big_hands.get(level, 0)
 
+    @property
+    def big_hand_kinds(self) -> list[tuple[str, int]]:
+        """(the level's word, its count) for each level the member made, 満貫 first."""
+        return [(str(level.label), n) for level in HandLevel if (n := self.big_hands_of(level))]
+
 
 def selection(filters: Filters, path: str = "") -> Q:
     """The filters as a condition on HanchanResult, reached through ``path`` (e.g. "result__").

@@ -25,7 +25,9 @@ def test_big_hands_are_counted_by_kind(guest_season):
         "相川 愛": [1, 0, 0, 0, 1],
         "上田 卯": [0, 0, 0, 0, 0],
     }
-    assert row_of(rows, guest_season["A"]).big_hand_total == 2  # the total stays
+    a = row_of(rows, guest_season["A"])
+    assert a.big_hand_total == 2  # the total stays
+    assert a.big_hand_kinds == [("満貫", 1), ("役満", 1)]  # what the member page lists
 
 
 def test_every_medium_has_a_column_per_kind_of_big_hand(guest_season):

@@ -61,6 +61,7 @@ def test_the_member_page_shows_head_to_head_seats_busts_and_recent_games(
     # 相川's page: one bust in four games (.250), worst game −62.0.
     html = member_client.get(f"/members/{guest_season['A'].pk}/?period=2025-H1").content.decode()
     assert "最低P" in html and "−62.0" in html and "25.0%" in html
+    assert "満貫 1・役満 1" in html  # the big hands by kind under 満貫以上
 
 
 def test_a_guests_own_page_counts_their_games(member_client, guest_season):
