@@ -16,12 +16,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
 from members.models import Member
 from members.roles import is_organizer, organizer_required
-from scoring.forms import filters_from
+from scoring.forms import filters_from, query_number
 from scoring.models import ClubSettings, StandingsGroup
 from scoring.notation import MeetKind
 from scoring.reports.cells import lay_out
@@ -193,16 +193,36 @@ def member_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @organizer_required
-@require_safe
+@require_http_methods(["GET", "HEAD", "POST"])
 def head_to_head_matrix(request: HttpRequest) -> HttpResponse:
     """Head-to-head for the whole club, for the organizers: each cell is how many times the
-    row's player finished above the column's, of the games they sat together."""
+    row's player finished above the column's, of the games they sat together. The organizer
+    sets here how many games together a member's page asks of a tablemate (POST)."""
     filters = filters_from(request)
+    club = ClubSettings.load()
+    if request.method == "POST":
+        least = query_number(request.POST.get("least"))
+        if least is None or not 1 <= least <= HEAD_TO_HEAD_MOST:
+            messages.error(
+                request,
+                _("Write a whole number from 1 to %(most)s.") % {"most": HEAD_TO_HEAD_MOST},
+            )
+        else:
+            club.head_to_head_min = least
+            club.save()
+            messages.success(
+                request,
+                _("Members' pages now list tablemates met %(n)s times or more.") % {"n": least},
+            )
+        return redirect(f"{reverse('scoring:head-to-head')}?{query_for(filters)}")
     return render(
         request,
         "scoring/head_to_head.html",
-        {**context_for(filters), "matrix": pair_matrix(filters)},
+        {**context_for(filters), "matrix": pair_matrix(filters), "least": club.head_to_head_min},
     )
+
+
+HEAD_TO_HEAD_MOST = 99  # the most games together a member's page may ask of a tablemate
 
 
 @require_safe

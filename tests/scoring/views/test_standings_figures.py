@@ -81,3 +81,21 @@ def test_the_organizers_see_the_whole_head_to_head_matrix(
     assert "大野" not in html
     html = organizer_client.get("/standings/head-to-head/?period=2025-H1&guests=1").content
     assert "大野 音" in html.decode()
+
+
+def test_the_organizer_sets_how_often_a_tablemate_must_have_been_met(
+    organizer_client, member_client, guest_season
+):
+    """From 5 (the default: nobody met 井上 so often) to 3: 上田 and 相川 (4 games each)."""
+    b = guest_season["B"]
+    html = member_client.get(f"/members/{b.pk}/?period=2025-H1").content.decode()
+    assert "5 回以上同卓した相手はいません" in html
+    assert member_client.post("/standings/head-to-head/", {"least": "3"}).status_code == 403
+    for wrong in ("0", "100", "x"):
+        organizer_client.post("/standings/head-to-head/", {"least": wrong})
+        assert ClubSettings.load().head_to_head_min == 5
+    response = organizer_client.post("/standings/head-to-head/?period=2025-H1", {"least": "3"})
+    assert response.status_code == 302 and ClubSettings.load().head_to_head_min == 3
+    html = member_client.get(f"/members/{b.pk}/?period=2025-H1").content.decode()
+    assert "上田 卯さんと同卓 4 回・上位 4 回" in html and "相川 愛さん" in html
+    assert "江藤 栄さん" not in html  # 2 games together only
