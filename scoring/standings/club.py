@@ -11,7 +11,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from functools import cached_property
 
 from django.db.models import Count, Max, Min, Q, QuerySet, Sum
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from members.models import Member
@@ -395,9 +395,22 @@ def _three_not_wins(shown: Shown) -> bool:
     return shown.three and not shown.wins
 
 
+# The big hands' column headings: short, so that the A4 PDF's widest table (4- and 3-player
+# places) keeps every column on the page in English too (Japanese: 満貫 跳満 倍満 三倍満 役満).
+HAND_HEADINGS = {
+    HandLevel.MANGAN: pgettext_lazy("standings column", "Man"),
+    HandLevel.HANEMAN: pgettext_lazy("standings column", "Hane"),
+    HandLevel.BAIMAN: pgettext_lazy("standings column", "Bai"),
+    HandLevel.SANBAIMAN: pgettext_lazy("standings column", "San-bai"),
+    HandLevel.YAKUMAN: pgettext_lazy("standings column", "Yaku"),
+}
+
+
 def _hand_column(level: HandLevel) -> Column[StandingRow]:
     """The count of one level of big hand (its key is the level: "mangan" … "yakuman")."""
-    return Column(level.value, level.label, lambda r: r.big_hands_of(level.value), sort=level.value)
+    return Column(
+        level.value, HAND_HEADINGS[level], lambda r: r.big_hands_of(level.value), sort=level.value
+    )
 
 
 NOT_ON_PDF = frozenset({Medium.PAGE, Medium.SHEET, Medium.CSV})  # the A4 page is narrower
