@@ -321,11 +321,18 @@ class SeatForm(forms.Form):
     def name_problem(self) -> dict[str, Any] | None:
         """What the live check says of a name that finds nobody or several members."""
         several = self.has_error("player", "ambiguous")
-        if not (several or self.has_error("player", "unknown")):
+        taken = self.has_error("player", "guest_exists")  # ticked 新しいゲスト: a member's name
+        if not (several or taken or self.has_error("player", "unknown")):
             return None
         names = "、".join(m.name for m in self.candidates)
         text = str(self["player"].value()).strip()
-        return {"seat": self.label, "text": text, "several": several, "candidates": names}
+        return {
+            "seat": self.label,
+            "text": text,
+            "several": several,
+            "candidates": names,
+            "guest_taken": taken,
+        }
 
 
 # BaseFormSet is generic in django-stubs only; it cannot be subscripted at run time.
@@ -546,7 +553,9 @@ class GameForm(forms.Form):
             "excess_off_top": params.total_policy is rules.TotalPolicy.EXCESS_OFF_TOP,
             "filled_seat": seat_label(self.filled_seat) if self.filled_seat is not None else "",
             "filled_score": self.filled_score,
-            "names": [p for row in self.seats.forms if (p := row.name_problem())],
+            "names": (names := [p for row in self.seats.forms if (p := row.name_problem())]),
+            # a name that finds nobody may be a guest's, new to the score book
+            "guest_hint": any(not (n["several"] or n["guest_taken"]) for n in names),
             "scores": [  # a typed score that cannot stand (not in 100s, beyond the limit)
                 {"seat": row.label, "message": message}
                 for row in self.seats.forms

@@ -67,3 +67,17 @@ def test_a_game_refused_when_saving_leaves_no_guest_behind(organizer_client, mee
     assert "120,000 点まであと 1,000 点不足" in response.content.decode()  # said by settlement
     assert (Hanchan.objects.count(), Member.objects.count()) == before
     assert not Member.objects.filter(name="大野 音").exists()
+
+
+def test_the_live_check_says_what_to_do_with_a_new_name(organizer_client, meet, club_rule):
+    """A name that finds nobody: the hint to tick 新しいゲスト; ticked on a member's name: to
+    untick it."""
+    url = new_game(meet)
+    headers = {"HX-Request": "true"}
+    data = {**game_post(club_rule, player_3="大野 音"), "preview": "1"}
+    html = organizer_client.post(url, data, headers=headers).content.decode()
+    assert "「新しいゲスト」にチェックを入れてください" in html
+    data = {**game_post(club_rule, player_3="北村 三郎", guest_3="on"), "preview": "1"}
+    html = organizer_client.post(url, data, headers=headers).content.decode()
+    assert "北「北村 三郎」：登録済みの会員です" in html
+    assert "にチェックを入れてください" not in html
