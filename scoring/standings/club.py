@@ -122,7 +122,9 @@ class StandingRow:
 
     @property
     def below_zero_rate(self) -> Decimal | None:
-        """箱割れ率: the share of games finished below zero (empty below the minimum of games)."""
+        """箱割れ率: the share of games finished below zero (empty below the minimum of games).
+        Sheet 002: "④箱割れとなっても局は継続します。" (play goes on below zero), so the final
+        score may be negative and is counted as it stands."""
         return self._rate(self.below_zero)
 
     @property

@@ -8,6 +8,9 @@ out (``Filters.guests`` False, the default) only leaves out their pairs.
 
 By seat counts the member's games at each seat as recorded (東 南 西 北; 東 南 西 at a
 3-player table), 4-player and 3-player games apart: a 3-player place is not a 4-player one.
+DOMAIN.md: "Seats: 東 (the first dealer, 起家), 南, 西, 北. Record them"; "Rank is '1 + the
+number of players with a strictly higher score' (tied players share the better place: 1, 1,
+3, 4) … top rate (トップ率) … use that rank."
 """
 
 from __future__ import annotations
