@@ -219,11 +219,8 @@ class SeatForm(forms.Form):
         required=False,
         widget=forms.TextInput(attrs={"class": "hands", "autocomplete": "off"}),
     )
-    guest = forms.BooleanField(
-        label=_("New guest"),
-        required=False,
-        help_text=_("The name is a guest's, new to the score book: added as ゲスト, no login."),
-    )
+    # The name is a guest's, new to the score book: added as ゲスト (no login) with the game.
+    guest = forms.BooleanField(label=_("New guest"), required=False)
 
     def __init__(self, *args: Any, meet: Meet, seat: int, unit: str, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

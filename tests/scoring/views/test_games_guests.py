@@ -76,7 +76,7 @@ def test_the_live_check_says_what_to_do_with_a_new_name(organizer_client, meet, 
     headers = {"HX-Request": "true"}
     data = {**game_post(club_rule, player_3="大野 音"), "preview": "1"}
     html = organizer_client.post(url, data, headers=headers).content.decode()
-    assert "「新しいゲスト」にチェックを入れてください" in html
+    assert "その席の「新しいゲスト」にチェックを入れてください" in html
     data = {**game_post(club_rule, player_3="北村 三郎", guest_3="on"), "preview": "1"}
     html = organizer_client.post(url, data, headers=headers).content.decode()
     assert "北「北村 三郎」：登録済みの会員です" in html
