@@ -1,8 +1,9 @@
 from __future__ import annotations
 
 import re
-from datetime import date
+from datetime import date, time
 from typing import Any
+from uuid import UUID
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -20,8 +21,11 @@ from scoring import rules
 from scoring.models import (
     LAST_ROUND,
     LAST_TABLE,
+    AnswerChoice,
+    Award,
     DrawMode,
     Hanchan,
+    Measure,
     Meet,
     PlayerEntry,
     RuleSet,
@@ -37,8 +41,9 @@ from scoring.notation import (
     parse_score,
     seat_label,
 )
+from scoring.schedule import WEEKS_OF_MONTH, Repeat, planned_days
 from scoring.sheets import MAX_BYTES, too_large
-from scoring.standings import Filters, Period, PeriodOutOfRange
+from scoring.standings import Filters, Period, PeriodKind, PeriodOutOfRange
 
 
 class RuleSetCopyForm(forms.Form):
@@ -97,10 +102,11 @@ class MeetForm(forms.ModelForm):  # type: ignore[type-arg]  # not subscriptable 
 
     class Meta:
         model = Meet
-        fields = ["date", "kind", "rule_set", "attendees", "note"]
+        fields = ["date", "kind", "rule_set", "attendees", "note", "start_time", "place"]
         field_classes = {"rule_set": IdChoiceField, "attendees": IdMultipleChoiceField}
         widgets = {
             "date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+            "start_time": forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
             "kind": forms.RadioSelect,
             "attendees": forms.CheckboxSelectMultiple,
         }
@@ -167,6 +173,109 @@ class MeetForm(forms.ModelForm):  # type: ignore[type-arg]  # not subscriptable 
                 ),
             )
         return cleaned
+
+
+WEEK_CHOICES = [(str(n), _("week %(n)d") % {"n": n}) for n in WEEKS_OF_MONTH]
+
+
+class PlanForm(forms.Form):
+    """The schedule in one step: the meets of the days a repeating rule names between two
+    days (as the club holds them, the 1st and 3rd Wednesday and the 2nd and 4th Saturday of
+    each month), with a start time for each kind, and one place and note. Starts on the next
+    half-year."""
+
+    first = forms.DateField(label=_("From"), widget=forms.DateInput(attrs={"type": "date"}))
+    last = forms.DateField(label=_("To"), widget=forms.DateInput(attrs={"type": "date"}))
+    wednesdays = forms.MultipleChoiceField(
+        label=_("Wednesday meet: which Wednesdays of the month"),
+        choices=WEEK_CHOICES,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+    saturdays = forms.MultipleChoiceField(
+        label=_("Saturday meet: which Saturdays of the month"),
+        choices=WEEK_CHOICES,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+    wednesday_start = forms.TimeField(
+        label=_("Wednesday meet: start time"),
+        required=False,
+        widget=forms.TimeInput(attrs={"type": "time"}),
+    )
+    saturday_start = forms.TimeField(
+        label=_("Saturday meet: start time"),
+        required=False,
+        widget=forms.TimeInput(attrs={"type": "time"}),
+    )
+    place = forms.CharField(
+        label=_("venue"), max_length=NOTE_LENGTH, required=False, validators=[no_control_characters]
+    )
+    note = forms.CharField(
+        label=_("note"), max_length=NOTE_LENGTH, required=False, validators=[no_control_characters]
+    )
+
+    LONGEST = 400
+    """The most days one step covers (a fiscal year and a bit)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        half = Period.containing(timezone.localdate(), PeriodKind.HALF).next()
+        if half is not None:
+            self.initial.setdefault("first", half.start)
+            self.initial.setdefault("last", half.end)
+        self.initial.setdefault("wednesdays", ["1", "3"])
+        self.initial.setdefault("saturdays", ["2", "4"])
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        first, last = cleaned.get("first"), cleaned.get("last")
+        if first is None or last is None:
+            return cleaned
+        low, high = MEET_DATES
+        if not (low <= first <= last <= high):
+            raise ValidationError(_("Give a first day before the last, within the meets' dates."))
+        if (last - first).days > self.LONGEST:
+            raise ValidationError(
+                _("Plan at most %(days)d days at a time.") % {"days": self.LONGEST}
+            )
+        if not cleaned.get("wednesdays") and not cleaned.get("saturdays"):
+            raise ValidationError(_("Choose at least one Wednesday or Saturday of the month."))
+        return cleaned
+
+    def days(self) -> list[tuple[date, str]]:
+        """The days the rule names, each with the kind of its meet."""
+        data = self.cleaned_data
+        repeats = [
+            Repeat(
+                MEET_WEEKDAYS[MeetKind.WEDNESDAY], _weeks(data["wednesdays"]), MeetKind.WEDNESDAY
+            ),
+            Repeat(MEET_WEEKDAYS[MeetKind.SATURDAY], _weeks(data["saturdays"]), MeetKind.SATURDAY),
+        ]
+        return planned_days(data["first"], data["last"], repeats)
+
+    def start_of(self, kind: str) -> time | None:
+        """The start time the form gives a meet of this kind."""
+        field = "saturday_start" if kind == MeetKind.SATURDAY else "wednesday_start"
+        start: time | None = self.cleaned_data[field]
+        return start
+
+
+def _weeks(values: list[str]) -> tuple[int, ...]:
+    return tuple(sorted(int(v) for v in values))
+
+
+class AnswerForm(forms.Form):
+    """One 出欠: the answer, and (the organizer's, for a member who phoned in) whose."""
+
+    answer = forms.ChoiceField(choices=AnswerChoice.choices)
+    member = IdChoiceField(queryset=Member.objects.filter(is_active=True), required=False)
+
+
+class SentForm(forms.Form):
+    """The id a tablet gave a game it kept while offline (``views.games.game_send``)."""
+
+    sent_as = forms.UUIDField(label=_("Device's id"))
 
 
 class ReopenForm(forms.Form):
@@ -589,10 +698,13 @@ class GameForm(forms.Form):
         game.note = self.cleaned_data.get("note") or ""
         return game
 
-    def save(self) -> Hanchan:
+    def save(self, sent_as: UUID | None = None) -> Hanchan:
         """Record the game (settled, all or nothing), with the new guests typed at the table
         (saved in the same transaction: if the game is refused, no guest is left behind).
-        Errors land on the form."""
+        Errors land on the form.
+
+        ``sent_as``: the device's id of a game kept offline (``Hanchan.record``; raises
+        ``SentBefore`` when a game was stored for it already)."""
         game = self.build_game()
         new_guests = [e.member for e in self.entries if e.member.pk is None]  # _new_guest's
         try:
@@ -601,12 +713,15 @@ class GameForm(forms.Form):
                     guest.full_clean(exclude=["furigana"])
                     guest.save()
                 recorded = game.record(
-                    self.entries, expected_version=self.cleaned_data.get("version")
+                    self.entries,
+                    expected_version=self.cleaned_data.get("version"),
+                    sent_as=sent_as,
                 )
-        except ValidationError as error:
+        except Exception as error:
             for guest in new_guests:
                 guest.pk = None  # rolled back with the game
-            self._place_error(error)
+            if isinstance(error, ValidationError):
+                self._place_error(error)
             raise
         self.added_to_attendance = recorded.added_to_attendance
         return game
@@ -763,3 +878,46 @@ def filters_from(request: HttpRequest) -> Filters:
         min_games=min_games,
         guests=guests,
     )
+
+
+class AwardForm(forms.ModelForm):  # type: ignore[type-arg]  # not subscriptable at run time
+    """One award of the group's list as the organizer sets it: its name, place in the list,
+    whether it is given, and its eligibility (規定半荘数: share × games per meet × meets)."""
+
+    class Meta:
+        model = Award
+        fields = ["name", "position", "is_shown", "min_share", "games_per_meet"]
+        widgets = {
+            "position": forms.NumberInput(attrs={"inputmode": "numeric", "min": 0, "max": 99}),
+            "min_share": forms.NumberInput(attrs={"inputmode": "decimal", "step": "0.1"}),
+            "games_per_meet": forms.NumberInput(attrs={"inputmode": "numeric"}),
+        }
+
+
+AwardFormSet = forms.modelformset_factory(Award, form=AwardForm, extra=0)
+
+
+def award_periods(day: date) -> list[Period]:
+    """The periods awards are given for around ``day``: its fiscal year and both halves."""
+    year = Period.containing(day, "year")
+    assert year.fiscal_year_no is not None
+    return [year, Period.half(year.fiscal_year_no, 1), Period.half(year.fiscal_year_no, 2)]
+
+
+class ByHandAwardForm(forms.ModelForm):  # type: ignore[type-arg]  # not subscriptable at run time
+    """An award the organizer gives by hand (敢闘賞): its name, winner, period and reason."""
+
+    class Meta:
+        model = Award
+        fields = ["name", "winner", "period_key", "reason"]
+
+    def __init__(self, *args: Any, periods: list[Period], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        winner = self.fields["winner"]
+        assert isinstance(winner, forms.ModelChoiceField)
+        winner.required = True
+        winner.queryset = Member.objects.active().order_by("furigana", "name")
+        self.fields["period_key"] = forms.ChoiceField(
+            label=_("period"), choices=[(p.key, p.label) for p in periods]
+        )
+        self.instance.measure = Measure.BY_HAND

@@ -1,6 +1,17 @@
 from django.urls import path, register_converter
 
-from scoring.views import downloads, draws, games, hands, imports, meets, rule_sets, standings
+from scoring.views import (
+    awards,
+    downloads,
+    draws,
+    games,
+    hands,
+    imports,
+    meets,
+    rule_sets,
+    schedule,
+    standings,
+)
 
 
 class DigestConverter:
@@ -30,6 +41,7 @@ urlpatterns = [
     path("meets/<int:pk>/draw/make/", draws.draw_make, name="draw-make"),
     path("meets/<int:pk>/draw.pdf", draws.draw_pdf, name="draw-pdf"),
     path("meets/<int:meet_pk>/games/new/", games.game_create, name="game-create"),
+    path("meets/<int:meet_pk>/games/send/", games.game_send, name="game-send"),
     path("games/<int:pk>/", games.game_detail, name="game-detail"),
     path("games/<int:pk>/edit/", games.game_edit, name="game-edit"),
     path("games/<int:pk>/delete/", games.game_delete, name="game-delete"),
@@ -46,6 +58,10 @@ urlpatterns = [
         standings.member_chart,
         name="member-chart",
     ),
+    path("awards/", awards.awards, name="awards"),
+    path("awards/edit/", awards.award_edit, name="award-edit"),
+    path("awards/delete/", awards.award_delete, name="award-delete"),
+    path("awards/certificate.pdf", awards.award_certificate, name="award-certificate"),
     path("reports/standings.pdf", downloads.standings_pdf, name="standings-pdf"),
     path("reports/standings.xlsx", downloads.standings_xlsx, name="standings-xlsx"),
     path("reports/games.csv", downloads.games_csv, name="games-csv"),
@@ -61,4 +77,18 @@ urlpatterns = [
     path("rules/<int:pk>/copy/", rule_sets.rule_set_copy, name="rule-set-copy"),
     path("rules/<int:pk>/score-table.pdf", hands.score_table_pdf, name="score-table-pdf"),
     path("calculator/", hands.calculator, name="calculator"),
+    path("schedule/", schedule.schedule, name="schedule"),
+    path("schedule/plan/", schedule.plan, name="schedule-plan"),
+    path("schedule/visibility/", schedule.schedule_visibility, name="schedule-visibility"),
+    path("schedule/calendar-link/", schedule.calendar_link, name="calendar-link"),
+    path("schedule/notice.pdf", schedule.notice_pdf, name="schedule-notice"),
+    path("schedule.ics", schedule.public_feed, name="schedule-public-feed"),
+    path("schedule/<slug:token>.ics", schedule.member_feed, name="schedule-feed"),
+    path("meets/<int:pk>/answer/", schedule.answer, name="schedule-answer"),
+    path("meets/<int:pk>/answers/", schedule.answers, name="schedule-answers"),
+    path(
+        "meets/<int:pk>/attendance-from-answers/",
+        schedule.attendance_from_answers,
+        name="attendance-from-answers",
+    ),
 ]

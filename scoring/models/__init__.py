@@ -4,12 +4,22 @@
 - ``meets``: meets, their attendance and their table draw;
 - ``games``: games (hanchan), their results and big hands, and the settlement guard;
 - ``report_jobs``: the reports and report parts the workers make;
-- ``preferences``: what a login keeps on the game form (the scores' unit).
+- ``preferences``: what a login keeps on the game form (the scores' unit);
+- ``awards``: the season's awards of a standings group (表彰).
 
 Every name is read from ``scoring.models`` as before the split, the club's notation
 (``scoring.notation``) that was first written here included.
 """
 
+from scoring.models.awards import (
+    CIRCLE_GAMES_PER_MEET,
+    CIRCLE_SHARE,
+    DEFAULT_AWARDS,
+    Award,
+    AwardQuerySet,
+    Measure,
+    make_default_awards,
+)
 from scoring.models.games import (
     BigHand,
     Hanchan,
@@ -17,12 +27,16 @@ from scoring.models.games import (
     HanchanResult,
     PlayerEntry,
     Recorded,
+    SentBefore,
     SettledRecord,
     settlement_writes,
 )
 from scoring.models.meets import (
     LAST_ROUND,
     LAST_TABLE,
+    Answer,
+    AnswerChoice,
+    CalendarLink,
     DrawMode,
     DrawnPlace,
     Meet,
@@ -62,6 +76,9 @@ from scoring.notation import (
 
 __all__ = [
     "ABANDONED_AFTER",
+    "CIRCLE_GAMES_PER_MEET",
+    "CIRCLE_SHARE",
+    "DEFAULT_AWARDS",
     "HAND_LABELS_JA",
     "HAND_WORDS",
     "INVALID_GAME_MESSAGES",
@@ -71,7 +88,12 @@ __all__ = [
     "SCORE_SIGNS",
     "SEAT_LABELS",
     "SEAT_NAMES",
+    "Answer",
+    "AnswerChoice",
+    "Award",
+    "AwardQuerySet",
     "BigHand",
+    "CalendarLink",
     "ClubSettings",
     "DrawMode",
     "DrawnPlace",
@@ -81,6 +103,7 @@ __all__ = [
     "HanchanResult",
     "HandLevel",
     "MadeByWorker",
+    "Measure",
     "Meet",
     "MeetKind",
     "PlayerEntry",
@@ -91,11 +114,13 @@ __all__ = [
     "RuleSet",
     "RuleSetQuerySet",
     "Seat",
+    "SentBefore",
     "SettledRecord",
     "StandingsGroup",
     "finalised_error",
     "format_big_hands",
     "invalid_game_error",
+    "make_default_awards",
     "parse_big_hands",
     "parse_score",
     "seat_label",

@@ -13,6 +13,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
+from uuid import UUID
 
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
@@ -133,6 +134,14 @@ class Hanchan(SettledRecord):
         _("note"), max_length=NOTE_LENGTH, blank=True, validators=[no_control_characters]
     )
     version = models.PositiveIntegerField(default=1, editable=False)
+    sent_as = models.UUIDField(
+        _("device's id"),
+        null=True,
+        blank=True,
+        unique=True,
+        editable=False,
+        help_text=_("The id a tablet gave this game when it was entered offline."),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -242,9 +251,19 @@ class Hanchan(SettledRecord):
         ]
 
     def record(
-        self, entries: Sequence[PlayerEntry], expected_version: int | None = None
+        self,
+        entries: Sequence[PlayerEntry],
+        expected_version: int | None = None,
+        *,
+        sent_as: UUID | None = None,
     ) -> Recorded:
         """Validate, settle and save this game with its results and big hands: all or nothing.
+
+        ``sent_as`` is the id a device gave a new game it kept while offline: a game is stored
+        for an id at most once. When a game was stored for it already (the same queue sent
+        again, a retried request, a second tablet), nothing is saved and ``SentBefore`` names
+        that game, even if the meet was finalised since. The meet's row lock orders two
+        senders of one id, so the second sees the first's game.
 
         ``expected_version`` is the version the editor started from, required when the game
         is stored already: when the stored game has moved on since (another organizer saved
@@ -254,6 +273,12 @@ class Hanchan(SettledRecord):
         was) when anything is wrong.
         """
         with transaction.atomic(), settlement_writes():
+            if sent_as is not None:
+                self.meet.lock()
+                stored = Hanchan.objects.filter(sent_as=sent_as).first()
+                if stored is not None:
+                    raise SentBefore(stored)
+                self.sent_as = sent_as
             self.meet.lock_open()
             if self.pk is not None:
                 self._check_version(expected_version)
@@ -316,6 +341,14 @@ class Hanchan(SettledRecord):
                     hand.delete()
                 result.delete()
             self.delete()
+
+
+class SentBefore(Exception):
+    """A game was stored already for the id a device sent (``Hanchan.record``)."""
+
+    def __init__(self, game: Hanchan) -> None:
+        super().__init__(f"stored already as game {game.pk}")
+        self.game = game
 
 
 @dataclass(frozen=True)

@@ -5,14 +5,18 @@ reopens it with a reason."""
 
 from __future__ import annotations
 
+import datetime as dt
+import secrets
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models, transaction
 from django.db.models.signals import m2m_changed
 from django.dispatch import receiver
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
@@ -78,6 +82,12 @@ class Meet(models.Model):
         choices=DrawMode.choices,
         default=DrawMode.THREE_PLAYER_TABLES,
         help_text=_("How the table draw seats the players left over from tables of four."),
+    )
+    # A planned meet (予定) is a meet without games yet: the schedule enters it with its
+    # start time and place, and results are entered on the same meet on the day.
+    start_time = models.TimeField(_("start time"), null=True, blank=True)
+    place = models.CharField(
+        _("venue"), max_length=NOTE_LENGTH, blank=True, validators=[no_control_characters]
     )
 
     history = HistoricalRecords(m2m_fields=[attendees])
@@ -172,9 +182,55 @@ class Meet(models.Model):
 
         Every write to the meet's games takes this lock first, so two of them (or a write and
         a finalise) run one after the other: the second sees what the first did."""
-        locked = Meet.objects.select_for_update().filter(pk=self.pk)
-        if locked.values_list("is_final", flat=True).first():
+        if self.lock():
             raise finalised_error()
+
+    def lock(self) -> bool:
+        """Lock this meet's row for the current transaction; whether it is finalised."""
+        locked = Meet.objects.select_for_update().filter(pk=self.pk)
+        return bool(locked.values_list("is_final", flat=True).first())
+
+    def answer(self, member: Member, said: str, by: Any, today: dt.date | None = None) -> Answer:
+        """Keep ``member``'s 出欠 for this meet (``by``: the login that answered, the member
+        or the organizer for a member who phoned in).
+
+        Before the meet's day the attendance follows the answers: 参加 puts the member in the
+        meet's attendance (which the table draw reads, so the draw can be made the evening
+        before), 欠席 and 未定 take them out. From the day on, the organizer keeps the
+        attendance as people arrive; an answer then is kept but changes it no more."""
+        today = today or timezone.localdate()
+        with transaction.atomic():
+            if self.lock():
+                raise finalised_error()
+            if self.date < today:
+                raise ValidationError(_("This meet is over; it takes no answers."), code="past")
+            kept, _created = Answer.objects.update_or_create(
+                meet=self,
+                member=member,
+                defaults={
+                    "answer": AnswerChoice(said),
+                    "answered_by": by if getattr(by, "pk", None) else None,
+                    "answered_at": timezone.now(),
+                },
+            )
+            if self.date > today:
+                if said == AnswerChoice.COMING:
+                    self.attendees.add(member)
+                else:
+                    self.attendees.remove(member)
+        return kept
+
+    def attendance_from_answers(self) -> None:
+        """The organizer's one tap: those who answered 参加 attend, those who answered 欠席 or
+        未定 do not; members who did not answer stay as they are (ticked at the door)."""
+        with transaction.atomic():
+            self.lock_open()
+            answers = Answer.objects.filter(meet=self)
+            coming = answers.filter(answer=AnswerChoice.COMING).values_list("member", flat=True)
+            self.attendees.add(*coming)
+            self.attendees.remove(
+                *answers.exclude(answer=AnswerChoice.COMING).values_list("member", flat=True)
+            )
 
 
 @receiver(m2m_changed, sender=Meet.attendees.through)
@@ -190,6 +246,77 @@ def _attendance_of_a_finalised_meet(
     pks = list(kwargs.get("pk_set") or ()) if reverse else [instance.pk]
     if Meet.objects.filter(pk__in=pks, is_final=True).exists():
         raise finalised_error()
+
+
+class AnswerChoice(models.TextChoices):
+    """A member's 出欠 for a coming meet."""
+
+    COMING = "coming", _("Coming")
+    NOT_COMING = "not_coming", _("Not coming")
+    UNDECIDED = "undecided", _("Undecided")
+
+
+class Answer(models.Model):
+    """One member's 出欠 for one meet: the latest answer (its history keeps the earlier ones),
+    who gave it (the member, or the organizer for a member who phoned in) and when."""
+
+    meet = models.ForeignKey(
+        Meet, verbose_name=_("meet"), on_delete=models.CASCADE, related_name="answers"
+    )
+    member = models.ForeignKey(
+        Member, verbose_name=_("member"), on_delete=models.CASCADE, related_name="answers"
+    )
+    answer = models.CharField(_("answer"), max_length=12, choices=AnswerChoice.choices)
+    answered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("answered by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    answered_at = models.DateTimeField(_("answered at"), default=timezone.now)
+
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("answer")
+        verbose_name_plural = _("answers")
+        ordering = ["meet", "member"]
+        constraints = [
+            models.UniqueConstraint(fields=["meet", "member"], name="one_answer_per_meet"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.meet}: {self.member_id} {self.get_answer_display()}"
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+class CalendarLink(models.Model):
+    """A member's own secret address of the calendar feed, for a phone's calendar app, which
+    cannot sign in. It shows the meets' days, times and places only (no names), works while
+    the member is active, and the member can make a new one, which ends the old."""
+
+    member = models.OneToOneField(
+        Member, verbose_name=_("member"), on_delete=models.CASCADE, related_name="calendar_link"
+    )
+    token = models.CharField(_("token"), max_length=64, unique=True, default=new_token)
+    made_at = models.DateTimeField(_("made at"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("calendar link")
+        verbose_name_plural = _("calendar links")
+
+    def __str__(self) -> str:
+        return f"{self.member_id}"
+
+    def renew(self) -> None:
+        self.token = new_token()
+        self.made_at = timezone.now()
+        self.save()
 
 
 class DrawnPlace(models.Model):

@@ -288,6 +288,13 @@ class ClubSettings(models.Model):
         validators=[MinValueValidator(1)],
         help_text=_("A member's page lists the tablemates met at least this many times."),
     )
+    schedule_public = models.BooleanField(
+        _("schedule open to visitors"),
+        default=False,
+        help_text=_(
+            "Visitors who have not signed in may read the coming meets and their calendar feed."
+        ),
+    )
     history = HistoricalRecords()
 
     class Meta:

@@ -9,12 +9,14 @@ The half-year report is made of parts, kept and shared among workers (``parts.py
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import date
 from decimal import Decimal
 from itertools import accumulate, groupby
 from typing import Any
 
 from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from scoring.meet_draw import sheet_game_substitutes, stored_draw
@@ -25,6 +27,7 @@ from scoring.reports.cells import lay_out
 from scoring.reports.charts import cumulative_chart
 from scoring.standings import (
     STANDINGS,
+    AwardResult,
     Filters,
     Medium,
     MeetSheet,
@@ -35,12 +38,15 @@ from scoring.standings import (
     SheetGame,
     SheetRound,
     StandingRow,
+    Winner,
     big_hand_list,
+    compute_awards,
     compute_standings,
     counts_wins,
     meet_sheet,
     member_record,
     member_records,
+    rule_text,
     shown_for,
     tied_note,
 )
@@ -85,6 +91,7 @@ def _front_matter(context: dict[str, Any]) -> list[parts.Piece]:
         parts.Piece(_html("reports/standings.html", {**context, **extra}))
         for extra in [
             {"only": "standings"},
+            *([{"only": "awards"}] if context.get("awards") is not None else []),
             *({"only": "hands", **month} for month in months),
             {"only": "attendance"},
         ]
@@ -205,6 +212,7 @@ def render_standings_pdf(
         "attendance": sorted(rows, key=lambda r: (-r.meets, r.furigana)),
         "cover": with_members,
         "ranked": len(rows),
+        "awards": award_lines(compute_awards(filters)) if _has_awards(filters.period) else None,
     }
     kind = "monthly" if monthly else "standings"
     return (
@@ -271,4 +279,143 @@ def render_meet_pdf(meet: Meet) -> tuple[str, str, bytes]:
         f"shirakaba-meet-{meet.date:%Y-%m-%d}-{meet.kind}.pdf",
         CONTENT_TYPE,
         weasy.write_pdf(_html("reports/meet.html", context)),
+    )
+
+
+def render_notice_pdf(month: date, meets: Sequence[Meet]) -> tuple[str, str, bytes]:
+    """回覧板のお知らせ: a month's meets in large type (day, meet, start, place, note), each
+    with room for the names of those who answer on paper. Sheet 002: 「毎月の開催日を白樺会
+    ホームページおよび回覧版にてお知らせしております」."""
+    context = {
+        "title": _("Meets of the month"),
+        "period_label": Period.month(month.year, month.month).label,
+        "month": month,
+        "meets": meets,
+    }
+    return (
+        f"shirakaba-notice-{month:%Y-%m}.pdf",
+        CONTENT_TYPE,
+        weasy.write_pdf(_html("reports/notice.html", context)),
+    )
+
+
+# --- awards (表彰) ---------------------------------------------------------------------------
+
+
+def _has_awards(period: Period) -> bool:
+    """The half-year and the year reports carry the season's awards."""
+    return period.kind in (PeriodKind.HALF, PeriodKind.FISCAL_YEAR)
+
+
+def award_lines(results: Sequence[AwardResult]) -> list[dict[str, Any]]:
+    """What the awards page and the report list of each award: its name, its winners with
+    the figure that won, the eligibility applied, and whether it is a tie."""
+    return [
+        {
+            "award": result.award,
+            "winners": result.winners,
+            "rule": rule_text(result),
+            "tied": result.tied,
+            "left_out": result.left_out,
+        }
+        for result in results
+    ]
+
+
+# Characters written otherwise in a vertical line: the long vowel mark, punctuation and
+# brackets take their vertical forms (IPAexGothic has them; WeasyPrint applies neither
+# ``writing-mode: vertical-rl`` nor the font's ``vert`` feature), Latin letters and digits
+# their full-width forms, set upright one above the other.
+VERTICAL_FORMS = str.maketrans(
+    {
+        "ー": "︱",
+        "−": "︱",
+        "-": "︱",
+        "、": "︑",
+        "。": "︒",
+        "，": "︐",
+        ",": "︐",
+        "「": "﹁",
+        "」": "﹂",
+        "（": "︵",
+        "）": "︶",
+        "(": "︵",
+        ")": "︶",
+        "〜": "︱",
+        "～": "︱",
+        "…": "︙",
+        " ": "　",
+        **{chr(c): chr(c + 0xFEE0) for c in range(0x21, 0x7F) if chr(c) not in "-,()"},
+    }
+)
+
+
+def vertical_columns(text: str, per_column: int) -> list[str]:
+    """``text`` in vertical forms, cut into columns of at most ``per_column`` characters
+    (a line break starts a new column), first column first."""
+    columns: list[str] = []
+    for paragraph in text.translate(VERTICAL_FORMS).split("\n"):
+        columns += [paragraph[i : i + per_column] for i in range(0, len(paragraph), per_column)]
+    return columns
+
+
+def certificate_text(result: AwardResult, winner: Winner, period: Period) -> str:
+    """The certificate's words: for an award given by hand its reason, else the figure."""
+    if result.award.by_hand:
+        return _("In %(period)s: %(reason)s. We commend you for it.") % {
+            "period": period.label,
+            "reason": winner.figure,
+        }
+    return _(
+        "In %(period)s you achieved the %(what)s (%(figure)s). We commend your fine record."
+    ) % {
+        "period": period.label,
+        "what": result.award.get_measure_display(),
+        "figure": winner.figure,
+    }
+
+
+CERTIFICATE_COLUMN = 19  # characters in a column of the certificate's body, at most …
+CERTIFICATE_BODY_COLUMNS = 6  # … columns: a longer text gets longer columns in smaller type
+CERTIFICATE_BODY_HEIGHT = 380  # points: a body column's height (19 characters of 20 pt)
+
+
+def body_layout(text: str) -> tuple[int, Decimal]:
+    """How long a certificate's body columns are and their type size (pt), so that the body
+    keeps to ``CERTIFICATE_BODY_COLUMNS`` columns of the same height: 19 characters of
+    20 pt, or (a long reason for an award by hand) more, smaller ones."""
+    per_column = max(CERTIFICATE_COLUMN, -(-len(text) // CERTIFICATE_BODY_COLUMNS))
+    size = min(Decimal(20), Decimal(CERTIFICATE_BODY_HEIGHT) / per_column)
+    return per_column, size.quantize(Decimal("0.1"))
+
+
+def render_certificate_pdf(
+    result: AwardResult, winner: Winner, filters: Filters
+) -> tuple[str, str, bytes]:
+    """賞状: an A4 certificate for one winner of one award, written vertically (right to
+    left): the title, the award, the winner, the words, the date and the club's name."""
+    made_on = timezone.localdate()
+    body = certificate_text(result, winner, filters.period)
+    per_column, body_size = body_layout(body)
+    # Right to left, as it is read: the title, the award, the winner, the words, the date
+    # and the club; each a list of (kind, column).
+    right_to_left = [
+        ("heading", vertical_columns(_("Certificate"), 4)),
+        ("award", vertical_columns(result.award.name, 14)),
+        ("winner", vertical_columns(_("%(name)s 殿") % {"name": winner.name}, 12)),
+        ("body", vertical_columns(body, per_column)),
+        ("day", vertical_columns(date_format(made_on, "DATE_FORMAT"), CERTIFICATE_COLUMN)),
+        ("club", vertical_columns(_("Shirakaba Mahjong Circle"), CERTIFICATE_COLUMN)),
+    ]
+    columns = [(kind, text) for kind, texts in right_to_left for text in texts]
+    context = {
+        "title": _("Certificate"),
+        "period_label": filters.period.label,
+        "columns": columns[::-1],  # laid out left to right
+        "body_size": body_size,
+    }
+    return (
+        f"shirakaba-certificate-{filters.period.key}-{result.award.pk}-{winner.member_id}.pdf",
+        CONTENT_TYPE,
+        weasy.write_pdf(_html("reports/certificate.html", context)),
     )

@@ -21,13 +21,23 @@ beyond any club's or federation's number of games.
 
 The package, by table: ``club`` (the filters, a row per member, the order shown), ``meet``
 (one meet's sheet and the day's standings), ``member`` (a member's record), ``games`` (every
-game, a row per player, and the big hands). Other code imports from here.
+game, a row per player, and the big hands), ``awards`` (the season's awards). Other code imports from here.
 """
 
 from __future__ import annotations
 
 from scoring.notation import FIRST_DAY, LAST_DAY
 from scoring.periods import Period, PeriodKind, PeriodOutOfRange
+from scoring.standings.awards import (
+    MEASURES,
+    AwardResult,
+    Season,
+    Winner,
+    compute_awards,
+    min_games_for,
+    rule_text,
+    season_for,
+)
 from scoring.standings.club import (
     SORT_KEYS,
     STANDINGS,
@@ -82,9 +92,11 @@ __all__ = [
     "FIRST_DAY",
     "GAMES",
     "LAST_DAY",
+    "MEASURES",
     "MEMBER_GAMES",
     "SORT_KEYS",
     "STANDINGS",
+    "AwardResult",
     "BySeat",
     "Column",
     "DayLine",
@@ -104,6 +116,7 @@ __all__ = [
     "PeriodOutOfRange",
     "PlaceColumns",
     "RecentGame",
+    "Season",
     "SeatLine",
     "SheetGame",
     "SheetLine",
@@ -111,8 +124,10 @@ __all__ = [
     "Shown",
     "StandingRow",
     "Table",
+    "Winner",
     "big_hand_list",
     "by_seat",
+    "compute_awards",
     "compute_standings",
     "counts_wins",
     "day_filters",
@@ -124,9 +139,12 @@ __all__ = [
     "member_games",
     "member_record",
     "member_records",
+    "min_games_for",
     "pair_matrix",
     "recent_games",
     "results_for",
+    "rule_text",
+    "season_for",
     "selection",
     "shown_for",
     "sort_standings",

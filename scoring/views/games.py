@@ -11,23 +11,26 @@ from django.contrib.auth.decorators import login_not_required
 from django.contrib.auth.views import redirect_to_login
 from django.contrib.messages.storage.base import BaseStorage
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render, resolve_url
+from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_safe
+from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
 from members.models import Member
-from members.roles import organizer_required
+from members.roles import is_organizer, organizer_required
 from scoring.forms import (
     GameForm,
     ScoreUnit,
+    SentForm,
     initial_for_game,
     query_number,
 )
 from scoring.history import game_history
 from scoring.meet_draw import drawn_table, three_player_rule_set
-from scoring.models import EntryPreference, Hanchan, Meet, RuleSet
+from scoring.models import EntryPreference, Hanchan, Meet, RuleSet, SentBefore
+from scoring.notation import seat_label
 from shirakaba.middleware import HtmxHttpRequest
 
 
@@ -129,6 +132,98 @@ def _game_form(
         },
         status=status,
     )
+
+
+@login_not_required
+@require_POST
+def game_send(request: HttpRequest, meet_pk: int) -> JsonResponse:
+    """A game a tablet kept while offline, sent with the id it gave it (``sent_as``): the
+    same fields as the game form, answered in JSON for the page's queue.
+
+    - ``saved`` (200): stored now, or stored before for this id (``again``), whatever
+      happened to the table or the meet since;
+    - ``refused`` (400): the game cannot stand (the form's messages, as the page shows them);
+    - ``conflict`` (409): the table and round hold another game, or the meet was finalised:
+      the device keeps its game as 要確認, with ``stored``, the game on the server;
+    - ``signed_out`` (401) or ``not_organizer`` (403): nothing is stored; sign in and send.
+    """
+    if not request.user.is_authenticated:
+        login = resolve_url(settings.LOGIN_URL)
+        return JsonResponse({"status": "signed_out", "login": login}, status=401)
+    if not is_organizer(request.user):
+        return JsonResponse({"status": "not_organizer"}, status=403)
+    meet = get_object_or_404(Meet, pk=meet_pk)
+    sent = SentForm(request.POST)
+    if not sent.is_valid():
+        return JsonResponse({"status": "refused", "messages": _messages(sent)}, status=400)
+    sent_as = sent.cleaned_data["sent_as"]
+    stored = Hanchan.objects.filter(sent_as=sent_as).first()
+    if stored is not None:
+        return _saved(stored, again=True)
+    if meet.is_final:
+        return _conflict(meet, _("This meet is finalised; reopen it to change games."))
+    form = GameForm(request.POST, meet=meet, game=None)
+    if not form.is_valid():
+        return JsonResponse({"status": "refused", "messages": _messages(form)}, status=400)
+    try:
+        game = form.save(sent_as=sent_as)
+    except SentBefore as before:
+        return _saved(before.game, again=True)
+    except ValidationError as error:
+        if meet.is_final or Meet.objects.filter(pk=meet.pk, is_final=True).exists():
+            return _conflict(meet, error.messages[0])
+        taken = Hanchan.objects.filter(
+            meet=meet,
+            round_no=form.cleaned_data["round_no"],
+            table_no=form.cleaned_data["table_no"],
+        ).first()
+        if taken is not None:
+            return _conflict(meet, error.messages[0], taken)
+        return JsonResponse({"status": "refused", "messages": _messages(form)}, status=400)
+    return _saved(game, again=False)
+
+
+def _messages(form: GameForm | SentForm) -> list[str]:
+    found = [str(m) for m in form.non_field_errors()]
+    found += [
+        f"{form[name].label}: {m}"
+        for name, errors in form.errors.items()
+        if name != "__all__"
+        for m in errors
+    ]
+    if isinstance(form, GameForm):
+        found += [
+            f"{row.label}: {m}"
+            for row in form.seats.forms
+            for errors in row.errors.values()
+            for m in errors
+        ]
+    return found
+
+
+def _saved(game: Hanchan, *, again: bool) -> JsonResponse:
+    return JsonResponse(
+        {
+            "status": "saved",
+            "again": again,
+            "game": game.pk,
+            "url": reverse("scoring:game-detail", args=[game.pk]),
+        }
+    )
+
+
+def _conflict(meet: Meet, reason: str, stored: Hanchan | None = None) -> JsonResponse:
+    answer: dict[str, Any] = {"status": "conflict", "reason": reason, "meet": meet.pk}
+    if stored is not None:
+        answer["stored"] = {
+            "game": stored.pk,
+            "url": reverse("scoring:game-detail", args=[stored.pk]),
+            "lines": [
+                {"seat": seat_label(r.seat), "name": r.member.name, "score": r.score}
+                for r in stored.results.select_related("member").order_by("seat")
+            ],
+        }
+    return JsonResponse(answer, status=409)
 
 
 def _preview_at_load(form: GameForm) -> dict[str, Any]:

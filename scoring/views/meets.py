@@ -9,6 +9,7 @@ from django.db.models import Count, Prefetch
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
@@ -37,8 +38,13 @@ from scoring.standings import MeetSheet, meet_sheet
 
 @require_safe
 def home(request: HttpRequest) -> HttpResponse:
-    """The latest meet's games, and the meets before it (with their number of games)."""
-    meets = Meet.objects.select_related("rule_set").order_by("-date", "kind")
+    """The latest meet's games, and the meets before it (with their number of games). Planned
+    meets after today (the schedule's) are not the latest yet."""
+    meets = (
+        Meet.objects.filter(date__lte=timezone.localdate())
+        .select_related("rule_set")
+        .order_by("-date", "kind")
+    )
     latest = meets.prefetch_related(Prefetch("hanchans", Hanchan.objects.with_results())).first()
     # annotate() with Count drops Meta.ordering (GROUP BY): the order is given again here.
     earlier = (

@@ -2,12 +2,13 @@
 
 import os
 import uuid
+from datetime import date
 
 import psycopg
 import pytest
 
 from members.models import Member
-from scoring.models import Meet
+from scoring.models import HandLevel, Meet
 from scoring.reports import pdf, xlsx
 from tests.builders import (
     CLUB3,
@@ -125,3 +126,38 @@ def guest_season(club_rule) -> dict[str, Member]:
     hands4 = {0: [("baiman", "")], 1: [("mangan", ""), ("yakuman", "大三元")]}
     play(wed, 1, 4, club_rule, [d, a, b, c], [48_000, 32_000, 22_000, 18_000], hands=hands4)
     return {"A": a, "B": b, "C": c, "D": d, "G": g}
+
+
+@pytest.fixture
+def award_season(club_rule):
+    """The awards' small season (tests/scoring/standings/test_awards.py tells its figures): Two meets of 2025 上期, four games; G is a guest. Returns the members by letter."""
+    people = {
+        letter: Member.objects.create(name=f"{letter} 会員", furigana=f"{letter.lower()}")
+        for letter in "ABCDE"
+    }
+    people["G"] = Member.objects.create(name="G ゲスト", furigana="g", is_guest=True)
+    a, b, c, d, e, g = (people[k] for k in "ABCDEG")
+    first = Meet.objects.create(date=date(2025, 4, 9), kind="wed", rule_set=club_rule)
+    second = Meet.objects.create(date=date(2025, 4, 23), kind="wed", rule_set=club_rule)
+    mangan = [(HandLevel.MANGAN, "")]
+    yakuman = [(HandLevel.YAKUMAN, "国士無双")]
+    play(
+        first,
+        1,
+        1,
+        club_rule,
+        [a, b, c, d],
+        [50000, 30000, 25000, 15000],
+        hands={0: mangan, 2: yakuman},
+    )
+    play(first, 1, 2, club_rule, [a, b, c, d], [15000, 50000, 30000, 25000], hands={1: mangan})
+    play(
+        second,
+        1,
+        1,
+        club_rule,
+        [a, b, e, g],
+        [30000, 25000, 48000, 17000],
+        hands={1: [(HandLevel.HANEMAN, "")], 3: [(HandLevel.YAKUMAN, "大三元")]},
+    )
+    return people

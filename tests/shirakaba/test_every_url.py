@@ -1,7 +1,8 @@
 """Who may do what, checked against every URL pattern of the project (the URLconf is walked,
 not a hand list), for a visitor, a member and an organizer, by GET and by POST:
 
-- a visitor is sent to sign in from everything but the sign-in pages themselves;
+- a visitor is sent to sign in from everything but the sign-in pages themselves (a tablet's
+  queue, which sends by fetch, is answered 401 in JSON instead);
 - a member may read, but every POST of a member's is refused (403 or 405) except the few
   that are a member's own (sign out, language, own password), and the database is unchanged;
 - an organizer reaches every page and every POST without a server error;
@@ -28,12 +29,20 @@ from tests.builders import content, every_path
 
 pytestmark = pytest.mark.django_db
 
-# The sign-in pages: open to visitors.
-OPEN_TO_VISITORS = {"/login/", "/i18n/setlang/", "/admin/login/"}
+# The sign-in pages, and the web app manifest (the name and icon): open to visitors.
+OPEN_TO_VISITORS = {"/login/", "/i18n/setlang/", "/admin/login/", "/manifest.webmanifest"}
+# A tablet's queue sends here (fetch, not a page): a visitor is answered 401 in JSON, so the
+# page can ask them to sign in again and keep the game, not follow a redirect to a form.
+ANSWERS_IN_JSON = re.compile(r"/meets/[0-9]+/games/send/")
 # A member's own writes: signing out, choosing a language, changing their own password.
 MEMBERS_OWN_POSTS = {"/logout/", "/i18n/setlang/", "/password/", "/admin/logout/"}
 # A member may ask for a report again (a failed one's button), as they may ask for one.
-MEMBERS_OWN_POST_PATTERNS = (re.compile(r"/reports/[0-9a-f]{64}/again"),)
+# A member answers 出欠 for a coming meet, and makes their own calendar address.
+MEMBERS_OWN_POST_PATTERNS = (
+    re.compile(r"/reports/[0-9a-f]{64}/again"),
+    re.compile(r"/meets/\d+/answer/"),
+    re.compile(r"/schedule/calendar-link/"),
+)
 
 
 def members_own_post(path: str) -> bool:
@@ -48,6 +57,12 @@ def test_visitors_are_sent_to_sign_in_from_every_page(client, sample):
     before = content()
     for path in every_path(sample):
         if path in OPEN_TO_VISITORS:
+            continue
+        if ANSWERS_IN_JSON.fullmatch(path):
+            assert client.get(path).status_code == 405
+            response = client.post(path, JUNK)
+            assert response.status_code == 401, path
+            assert response.json()["status"] == "signed_out"
             continue
         for method in ("get", "post"):
             response = getattr(client, method)(path, JUNK if method == "post" else None)

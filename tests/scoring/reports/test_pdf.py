@@ -5,6 +5,8 @@ test_games_csv.py."""
 import io
 
 import pytest
+from django.template.loader import render_to_string
+from django.utils import translation
 from pypdf import PdfReader
 
 from members.models import Member
@@ -79,10 +81,10 @@ def test_the_half_year_pdf_is_joined_from_parts_stamped_with_page_numbers_and_ra
     from scoring.models import ReportPart
 
     data = render_standings_pdf(H2)[2]
-    # The standings; 満貫以上, a part a month with any; チョンボ and attendance; a part a
-    # member; the stamps: the ranks and the page numbers.
+    # The standings; the awards (表彰, issue 29); 満貫以上, a part a month with any; チョンボ
+    # and attendance; a part a member; the stamps: the ranks and the page numbers.
     months = {hand["date"].replace(day=1) for hand in big_hand_list(H2)}
-    assert ReportPart.objects.count() == 1 + max(1, len(months)) + 1 + len(club) + 2
+    assert ReportPart.objects.count() == 1 + 1 + max(1, len(months)) + 1 + len(club) + 2
     pages = page_lines(data)
     assert not any(" / " in line for line in pages[0])  # the cover
     for number, lines in enumerate(pages[1:], start=2):
@@ -150,10 +152,10 @@ def test_after_one_more_game_only_the_parts_that_changed_are_laid_out_again(club
     data = render_standings_pdf(H2)[2]
     played = [html for html in laid_out if "日別成績表" in html]
     assert len(played) == 4 and all(any(m.name in h for m in last) for h in played)
-    # And the front matter that changed: the standings and attendance, not the 満貫以上
-    # lists (no big hand in these games).
+    # And the front matter that changed: the standings, the awards and attendance, not the
+    # 満貫以上 lists (no big hand in these games).
     front = [html for html in laid_out if "日別成績表" not in html]
-    assert len(front) == 2 and not any("満貫以上</h2>" in html for html in front)
+    assert len(front) == 3 and not any("満貫以上</h2>" in html for html in front)
     rows = compute_standings(H2)
     pages, firsts = page_lines(data), first_pages(data)
     for row in rows:
@@ -309,6 +311,8 @@ def test_the_meet_sheet_pdf(club):
     _, _, data = render_meet_pdf(meet)
     text = pdf_text(data)
     assert "例会成績表" in text and "2025年10月1日（水）" in text
+    attending = meet.attendees.count()
+    assert attending > 0 and f"出席 {attending} 人" in text
     game = Hanchan.objects.filter(meet=meet).order_by("round_no", "table_no").first()
     for r in game.results.select_related("member"):
         assert r.member.name in text and signed_p(r.total_points) in text
@@ -366,3 +370,12 @@ def test_deposits_held_are_shown_on_the_meet_page_and_its_pdf(
     html = member_client.get(f"/meets/{bare_meet.pk}/").content.decode()
     assert "供託 預かり 1,000 点（卓の P 合計はその分 −1.0）" in html
     assert "預かり 1,000 点" in pdf_text(render_meet_pdf(Meet.objects.get(pk=bare_meet.pk))[2])
+
+
+@pytest.mark.parametrize("language", ["ja", "en"])
+def test_a_reports_html_says_the_language_it_is_written_in(language):
+    """The report's HTML names its language (WeasyPrint picks hyphenation and line breaking by
+    it): an English report is not marked Japanese."""
+    with translation.override(language):
+        html = render_to_string("reports/base.html", {"title": "x"})
+    assert f'<html lang="{language}">' in html

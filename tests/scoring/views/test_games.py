@@ -1,14 +1,27 @@
 """Game entry (views/games.py), and who may do what on a meet and its games: the live check,
 errors, version check, history. The meet pages themselves: test_meets.py."""
 
+import threading
+import uuid
 from decimal import Decimal
 
 import pytest
+from django.contrib.auth.models import Group, User
+from django.db import close_old_connections
 from django.test import Client
 
+from members.models import Member
+from members.roles import ORGANIZER
 from scoring.imports import import_results
-from scoring.models import BigHand, Hanchan, HanchanResult, Meet
-from tests.builders import game_post, game_post_for, games_state, play, rows_now
+from scoring.models import BigHand, Hanchan, HanchanResult, Meet, RuleSet
+from tests.builders import (
+    game_post,
+    game_post_for,
+    games_state,
+    play,
+    put_back_migrated_data,
+    rows_now,
+)
 
 pytestmark = pytest.mark.django_db
 D = Decimal
@@ -361,3 +374,149 @@ def test_the_live_check_shows_a_triangle_score(organizer_client, bare_meet, peop
     ).content.decode()
     assert "−33.2" in html  # −3,200 → −33.2 before rank points: the row is settled
     assert "120,000" in html
+
+
+class TestSentFromATablet:
+    """A game a tablet kept while offline, sent with the id it gave it (``game_send``)."""
+
+    ID = "0b6f3c1e-8d2a-4c51-9a7e-2f4d6b8c0a11"
+
+    def send(self, client, meet, club_rule, sent_as=ID, **overrides):
+        data = game_post(club_rule, **overrides) | {"sent_as": sent_as}
+        return client.post(f"/meets/{meet.pk}/games/send/", data)
+
+    def test_stored_once_however_often_it_is_sent(self, organizer_client, meet, club_rule):
+        first = self.send(organizer_client, meet, club_rule)
+        assert first.status_code == 200
+        assert first.json()["status"] == "saved" and first.json()["again"] is False
+        game = Hanchan.objects.get()
+        assert str(game.sent_as) == self.ID
+        assert first.json()["game"] == game.pk and first.json()["url"] == f"/games/{game.pk}/"
+        # the worked table of DOMAIN.md, settled as online: 東 +32.6 less a chombo's 10 P
+        totals = [r.total_points for r in game.results.order_by("seat")]
+        assert totals == [D("22.6"), D("0.0"), D("0.0"), D("-32.6")]
+        for _ in range(2):
+            again = self.send(organizer_client, meet, club_rule)
+            assert again.status_code == 200
+            assert again.json() == first.json() | {"again": True}
+        assert Hanchan.objects.count() == 1
+
+    def test_a_second_tablet_with_the_same_queue_gets_the_same_game(
+        self, organizer_client, alice, meet, club_rule
+    ):
+        other = Client()
+        other.force_login(alice)
+        one = self.send(organizer_client, meet, club_rule).json()
+        two = self.send(other, meet, club_rule).json()
+        assert one["game"] == two["game"] and Hanchan.objects.count() == 1
+
+    def test_a_wrong_sum_is_refused_with_the_forms_message(self, organizer_client, meet, club_rule):
+        wrong = {"seat-3-score": "20000"}  # 32,600 + 30,000 + 30,000 + 20,000 ≠ 100,000
+        online = organizer_client.post(
+            f"/meets/{meet.pk}/games/new/", game_post(club_rule, **wrong)
+        )
+        assert online.status_code == 400
+        response = self.send(organizer_client, meet, club_rule, **wrong)
+        assert response.status_code == 400
+        answer = response.json()
+        assert answer["status"] == "refused" and answer["messages"]
+        page = online.content.decode()
+        assert all(m.split(": ", 1)[-1] in page for m in answer["messages"])
+        assert not Hanchan.objects.exists()
+
+    def test_a_table_entered_meanwhile_is_a_conflict_with_both_versions(
+        self, organizer_client, meet, club_rule
+    ):
+        organizer_client.post(f"/meets/{meet.pk}/games/new/", game_post(club_rule))
+        stored = Hanchan.objects.get()
+        theirs = {"seat-0-score": "40000", "seat-1-score": "22600"}  # 北 filled in
+        response = self.send(organizer_client, meet, club_rule, **theirs)
+        assert response.status_code == 409
+        answer = response.json()
+        assert answer["status"] == "conflict"
+        assert answer["reason"] == "この回戦・卓の半荘はすでに入力されています。"
+        assert answer["stored"]["game"] == stored.pk
+        assert [line["score"] for line in answer["stored"]["lines"]] == [32600, 30000, 30000, 27400]
+        assert Hanchan.objects.count() == 1 and Hanchan.objects.get().sent_as is None
+
+    def test_a_finalised_meet_is_a_conflict_but_a_game_sent_before_stays_saved(
+        self, organizer_client, meet, club_rule
+    ):
+        saved = self.send(organizer_client, meet, club_rule).json()
+        meet.finalise()
+        assert self.send(organizer_client, meet, club_rule).json() == saved | {"again": True}
+        other = self.send(
+            organizer_client,
+            meet,
+            club_rule,
+            sent_as="5a1d2e3f-4b5c-4d6e-8f70-8192a3b4c5d6",
+            table_no="3",
+        )
+        assert other.status_code == 409
+        assert (
+            other.json()["reason"] == "この例会は確定済みです。変更するには確定を解除してください。"
+        )
+        assert "stored" not in other.json()
+        assert Hanchan.objects.count() == 1
+
+    def test_signed_out_or_a_member_stores_nothing(self, member_client, meet, club_rule):
+        anonymous = self.send(Client(), meet, club_rule)
+        assert anonymous.status_code == 401
+        assert anonymous.json() == {"status": "signed_out", "login": "/login/"}
+        member = self.send(member_client, meet, club_rule)
+        assert member.status_code == 403 and member.json() == {"status": "not_organizer"}
+        not_an_id = self.send(Client(), meet, club_rule, sent_as="x")
+        assert not_an_id.status_code == 401
+        assert not Hanchan.objects.exists()
+
+    def test_an_id_that_is_not_one_is_refused(self, organizer_client, meet, club_rule):
+        response = self.send(organizer_client, meet, club_rule, sent_as="not-a-uuid")
+        assert response.status_code == 400 and response.json()["status"] == "refused"
+        assert not Hanchan.objects.exists()
+
+
+@pytest.mark.slow  # a race: ten rounds of four threads
+@pytest.mark.django_db(transaction=True)
+def test_four_tablets_sending_one_game_at_the_same_moment_store_it_once():
+    """Ten times over, four clients send the same queued game (one id) at the same moment:
+    one game is stored, and all four are answered with it."""
+    put_back_migrated_data()
+    club_rule = RuleSet.objects.default()
+    organizer = User.objects.create_user("kiroku-race", password="x")
+    organizer.groups.add(Group.objects.get(name=ORGANIZER))
+    names = [
+        ("東山 一郎", "ひがし"),
+        ("南野 花子", "みなみ"),
+        ("西川 次郎", "にし"),
+        ("北村 三郎", "きた"),
+    ]
+    for name, kana in names:
+        Member.objects.create(name=name, furigana=kana)
+    meet = Meet.objects.create(date="2025-04-09", kind="wed", rule_set=club_rule)
+    clients = []
+    for _ in range(4):
+        client = Client()
+        client.force_login(organizer)
+        clients.append(client)
+    for attempt in range(10):
+        data = game_post(club_rule, round_no=str(attempt + 1)) | {"sent_as": str(uuid.uuid4())}
+        barrier = threading.Barrier(len(clients))
+        answers: list[dict] = []
+
+        def send(client=client, data=data, barrier=barrier, answers=answers) -> None:
+            barrier.wait()
+            try:
+                answers.append(client.post(f"/meets/{meet.pk}/games/send/", data).json())
+            finally:
+                close_old_connections()
+
+        threads = [threading.Thread(target=send, kwargs={"client": c}) for c in clients]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)
+        assert answers and answers[0].get("status") == "saved", answers
+        stored = Hanchan.objects.get(sent_as=data["sent_as"])
+        assert [a["game"] for a in answers] == [stored.pk] * 4, (attempt, answers)
+        assert sorted(a["again"] for a in answers) == [False, True, True, True]
+    assert Hanchan.objects.count() == 10

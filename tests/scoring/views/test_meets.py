@@ -1,5 +1,7 @@
 """Meets: the list, creating one with its attendance, the grid of games, finalise and reopen."""
 
+from datetime import timedelta
+
 import pytest
 from django.utils import timezone
 
@@ -150,3 +152,16 @@ def test_the_home_page_lists_the_meets_just_before_the_latest_newest_first(
     positions = [earlier.index(s) for s in shown]
     assert positions == sorted(positions)
     assert "4月1日" not in earlier
+
+
+def test_a_planned_meet_after_today_is_not_the_latest_on_the_home_page(
+    member_client, meet, recorded_game, club_rule
+):
+    """The schedule plans meets ahead (issue 30): the home page still opens on the last one
+    played, 2025年4月9日, not on an empty meet to come."""
+    Meet.objects.create(
+        date=timezone.localdate() + timedelta(days=5), kind="sat", rule_set=club_rule
+    )
+    response = member_client.get("/")
+    assert response.context["latest"] == meet
+    assert "東山 一郎" in response.content.decode()

@@ -190,6 +190,18 @@ def test_the_places_chart_labels_do_not_run_together_with_3_player_games(
             )
 
 
+def test_the_places_charts_text_names_the_3_player_places_too(member_client: Client, three_systems):
+    """The chart's text alternative says what its bars say, 3-player places included."""
+    html = member_client.get(f"/members/{three_systems.pk}/?period=2025-H1").content.decode()
+    alt = re.search(r'alt="(順位の回数[^"]*)"', html)
+    assert alt is not None
+    assert re.fullmatch(
+        r"順位の回数：1位 \d+ 回、2位 \d+ 回、3位 \d+ 回、4位 \d+ 回 "
+        r"三人打ちの順位の回数：1位 \d+ 回、2位 \d+ 回、3位 \d+ 回",
+        alt.group(1),
+    ), alt.group(1)
+
+
 def test_the_overlap_check_sees_labels_that_run_together(monkeypatch, member_client, three_systems):
     """The check above, on the labels as they were (「三人打ち1位」 under each of seven bars)."""
     from scoring.reports import charts

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('scoring', '0017_entry_preference'),
+        ('scoring', '0021_default_awards'),
     ]
 
     operations = [

@@ -1,0 +1,327 @@
+"""Before the meet: the schedule (the coming meets), 出欠, the calendar feed and the 回覧板
+notice. A planned meet is a ``Meet`` without games yet; results are entered on it on the day.
+
+Who sees what: the schedule page, its feed and the notice are for members (and organizers);
+visitors see the page and the feed only when the organizer opened the schedule
+(``ClubSettings.schedule_public``, like the standings). A phone's calendar app cannot sign in,
+so each member has a secret feed address of their own (``CalendarLink``)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_not_required
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.vary import vary_on_headers
+
+from members.context_processors import own_member
+from members.models import Member
+from members.roles import club_roles, is_organizer, organizer_required
+from scoring.forms import AnswerForm, PlanForm
+from scoring.models import Answer, AnswerChoice, CalendarLink, ClubSettings, Meet, RuleSet
+from scoring.reports import ical, pdf
+from shirakaba.middleware import HtmxHttpRequest
+
+MONTH = re.compile(r"(\d{4})-(\d{2})")
+
+
+def schedule_is_public() -> bool:
+    return ClubSettings.load().schedule_public
+
+
+def coming_meets(today: date | None = None) -> QuerySet[Meet]:
+    """The meets from today on, in order of the day."""
+    return Meet.objects.filter(date__gte=today or timezone.localdate()).order_by("date", "kind")
+
+
+@dataclass
+class Planned:
+    """One coming meet as the schedule shows it: the signed-in member's answer, and (for the
+    organizer) the names under each answer."""
+
+    meet: Meet
+    mine: str = ""
+    names: dict[str, list[Member]] = field(default_factory=dict)
+
+    @property
+    def counts(self) -> list[tuple[str, str, list[Member]]]:
+        return [
+            (value, str(label), self.names.get(value, [])) for value, label in AnswerChoice.choices
+        ]
+
+
+def planned(meets: list[Meet], me: Member | None, with_names: bool) -> list[Planned]:
+    rows = {m.pk: Planned(m) for m in meets}
+    answers = Answer.objects.filter(meet__in=meets).select_related("member")
+    if not with_names:
+        answers = answers.filter(member=me) if me else answers.none()
+    for answer in answers.order_by("member__furigana", "member__name"):
+        row = rows[answer.meet_id]
+        if me is not None and answer.member_id == me.pk:
+            row.mine = answer.answer
+        row.names.setdefault(answer.answer, []).append(answer.member)
+    return list(rows.values())
+
+
+def _signed_in_member(request: HttpRequest) -> bool:
+    return bool(club_roles(request.user))
+
+
+@login_not_required
+@vary_on_headers("HX-Request")
+@require_safe
+def schedule(request: HtmxHttpRequest) -> HttpResponse:
+    """The coming meets in large type, each with the member's 参加 / 欠席 / 未定 buttons."""
+    if not _signed_in_member(request):
+        if request.user.is_authenticated:
+            raise PermissionDenied
+        if not schedule_is_public():
+            return redirect_to_login(request.get_full_path())
+    me = own_member(request)
+    organizer = is_organizer(request.user)
+    link = CalendarLink.objects.filter(member=me).first() if me else None
+    public = schedule_is_public()
+    if link is not None:
+        feed_url = request.build_absolute_uri(reverse("scoring:schedule-feed", args=[link.token]))
+    elif public:
+        feed_url = request.build_absolute_uri(reverse("scoring:schedule-public-feed"))
+    else:
+        feed_url = ""
+    return render(
+        request,
+        "scoring/schedule.html",
+        {
+            "rows": planned(list(coming_meets()), me, with_names=organizer),
+            "me": me,
+            "choices": AnswerChoice.choices,
+            "feed_url": feed_url,
+            # webcal: opens the phone's calendar app, which subscribes to the address.
+            "webcal_url": "webcal://" + feed_url.split("://", 1)[-1] if feed_url else "",
+            "has_link": link is not None,
+            "public": public,
+            "is_organizer": organizer,
+            "notice_months": _notice_months(),
+        },
+    )
+
+
+def _notice_months() -> list[date]:
+    """This month and the next, the months a notice is printed for."""
+    this = timezone.localdate().replace(day=1)
+    return [this, (this + timedelta(days=32)).replace(day=1)]
+
+
+@require_POST
+def answer(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """One tap: the signed-in member's 出欠 for this meet, or (an organizer's, with
+    ``member``) the answer of a member who phoned in."""
+    if not _signed_in_member(request):
+        raise PermissionDenied
+    meet = get_object_or_404(Meet, pk=pk)
+    form = AnswerForm(request.POST)
+    if not form.is_valid():
+        return HttpResponse(_("Choose 参加, 欠席 or 未定."), status=400)
+    who: Member | None = form.cleaned_data["member"]
+    me = own_member(request)
+    if who is not None and who != me:
+        if not is_organizer(request.user):
+            raise PermissionDenied
+    else:
+        who = me
+    if who is None:
+        return HttpResponse(_("This login belongs to no member."), status=400)
+    try:
+        meet.answer(who, form.cleaned_data["answer"], request.user)
+    except ValidationError as error:
+        return HttpResponse(" ".join(error.messages), status=409)
+    if request.htmx:
+        organizer_page = who != me
+        if organizer_page:
+            return render(
+                request, "scoring/schedule_answers.html#answers", _answers_context(meet, who)
+            )
+        row = planned([meet], me, with_names=is_organizer(request.user))[0]
+        context: dict[str, object] = {
+            "row": row,
+            "me": me,
+            "choices": AnswerChoice.choices,
+            "is_organizer": is_organizer(request.user),
+        }
+        return render(request, "scoring/schedule.html#planned-meet", context)
+    messages.success(request, _("Answer kept: %(who)s, %(meet)s.") % {"who": who, "meet": meet})
+    if who != me:
+        return redirect("scoring:schedule-answers", pk=meet.pk)
+    return redirect("scoring:schedule")
+
+
+def _answers_context(meet: Meet, chosen: Member | None = None) -> dict[str, object]:
+    """The organizer's 出欠 page; ``chosen``: the member just answered for, chosen again."""
+    row = planned([meet], None, with_names=True)[0]
+    answered = {m.pk for names in row.names.values() for m in names}
+    return {
+        "meet": meet,
+        "row": row,
+        "choices": AnswerChoice.choices,
+        "silent": Member.objects.filter(is_active=True).exclude(pk__in=answered),
+        "members": Member.objects.filter(is_active=True),
+        "attending": list(meet.attendees.all()),
+        "before_the_day": meet.date > timezone.localdate(),
+        "chosen": chosen,
+    }
+
+
+@organizer_required
+@require_safe
+def answers(request: HttpRequest, pk: int) -> HttpResponse:
+    """The organizer's view of one meet's 出欠: the counts and names, who has not answered,
+    an answer for a member who phoned in, and the attendance from the answers in one tap."""
+    meet = get_object_or_404(Meet, pk=pk)
+    return render(request, "scoring/schedule_answers.html", _answers_context(meet))
+
+
+@organizer_required
+@require_POST
+def attendance_from_answers(request: HttpRequest, pk: int) -> HttpResponse:
+    meet = get_object_or_404(Meet, pk=pk)
+    try:
+        meet.attendance_from_answers()
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(
+            request,
+            _("The attendance is now from the answers: %(n)d attending.")
+            % {"n": meet.attendees.count()},
+        )
+    return redirect("scoring:meet-detail", pk=meet.pk)
+
+
+@organizer_required
+def plan(request: HttpRequest) -> HttpResponse:
+    """The schedule in one step (e.g. the 1st and 3rd Wednesday and the 2nd and 4th Saturday
+    for a half-year): a meet for each day the rule names, but where a meet of that kind is
+    on that day already."""
+    form = PlanForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        rule_set = RuleSet.objects.default_or_none()
+        if rule_set is None:
+            messages.error(request, _("Choose the club's default rule set first."))
+            return redirect("scoring:rule-set-list")
+        data = form.cleaned_data
+        made = kept = 0
+        with transaction.atomic():
+            for day, kind in form.days():
+                _meet, created = Meet.objects.get_or_create(
+                    date=day,
+                    kind=kind,
+                    defaults={
+                        "rule_set": rule_set,
+                        "start_time": form.start_of(kind),
+                        "place": data["place"],
+                        "note": data["note"],
+                    },
+                )
+                made, kept = (made + 1, kept) if created else (made, kept + 1)
+        messages.success(
+            request,
+            _("Planned %(made)d meets (%(kept)d were there already).")
+            % {"made": made, "kept": kept},
+        )
+        return redirect("scoring:schedule")
+    status = 400 if request.method == "POST" else 200
+    return render(request, "scoring/schedule_plan.html", {"form": form}, status=status)
+
+
+@organizer_required
+@require_POST
+def schedule_visibility(request: HttpRequest) -> HttpResponse:
+    """The organizer opens the schedule (page and feed) to visitors, or closes it again."""
+    club = ClubSettings.load()
+    club.schedule_public = request.POST.get("public") == "1"
+    club.save()
+    if club.schedule_public:
+        messages.success(request, _("The schedule is now open to visitors."))
+    else:
+        messages.success(request, _("The schedule is now for members only."))
+    return redirect("scoring:schedule")
+
+
+@require_POST
+def calendar_link(request: HttpRequest) -> HttpResponse:
+    """A member makes their own calendar address, or a new one (the old one stops working)."""
+    me = own_member(request)
+    if not _signed_in_member(request):
+        raise PermissionDenied
+    if me is None:
+        return HttpResponse(_("This login belongs to no member."), status=400)
+    if request.POST.get("link") not in ("make", "renew"):
+        return HttpResponse(status=400)
+    link, created = CalendarLink.objects.get_or_create(member=me)
+    if not created:
+        link.renew()
+        messages.success(request, _("A new calendar address: the old one no longer works."))
+    return redirect("scoring:schedule")
+
+
+FEED_KEEPS = timedelta(days=62)
+"""How far back the feed goes: a phone's calendar drops an event the feed no longer holds, so
+the meets of the last two months stay in it, not only the coming ones."""
+
+
+def _feed() -> HttpResponse:
+    meets = coming_meets(timezone.localdate() - FEED_KEEPS)
+    response = HttpResponse(ical.schedule_calendar(meets), content_type=ical.CONTENT_TYPE)
+    response["Content-Disposition"] = 'inline; filename="shirakaba.ics"'
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+@login_not_required
+@require_safe
+def public_feed(request: HttpRequest) -> HttpResponse:
+    """The feed at one address: for visitors when the schedule is open, else for members."""
+    if not schedule_is_public():
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        if not _signed_in_member(request):
+            raise PermissionDenied
+    return _feed()
+
+
+@login_not_required
+@require_safe
+def member_feed(request: HttpRequest, token: str) -> HttpResponse:
+    """The feed at a member's secret address, for a calendar app that cannot sign in; it
+    works while the member is active. A wrong address is sent to sign in like any page."""
+    link = CalendarLink.objects.filter(token=token, member__is_active=True).first()
+    if link is None:
+        return redirect_to_login(request.get_full_path())
+    return _feed()
+
+
+@require_safe
+def notice_pdf(request: HttpRequest) -> HttpResponse:
+    """回覧板: a month's meets (``?month=2026-12``; this month by default) on an A4 page."""
+    month = timezone.localdate().replace(day=1)
+    found = MONTH.fullmatch(request.GET.get("month", ""))
+    if found and 1990 <= int(found[1]) <= 2099 and 1 <= int(found[2]) <= 12:
+        month = date(int(found[1]), int(found[2]), 1)
+    meets = list(
+        Meet.objects.filter(date__year=month.year, date__month=month.month).order_by("date", "kind")
+    )
+    name, content_type, data = pdf.render_notice_pdf(month, meets)
+    response = HttpResponse(data, content_type=content_type)
+    response["Content-Disposition"] = f'inline; filename="{name}"'
+    return response

@@ -1,0 +1,50 @@
+"""The awards in the PDFs (scoring/reports/pdf.py): the certificate's vertical columns, and
+the awards section of the half-year report. The season is ``award_season``'s: in 2025 上期
+E wins 最高ポイント賞 with +48.0 (tests/scoring/standings/test_awards.py)."""
+
+from decimal import Decimal
+
+import pytest
+
+from scoring.reports.pdf import body_layout, render_standings_pdf, vertical_columns
+from scoring.standings import Filters, Period
+from tests.builders import pdf_text
+
+
+def test_vertical_columns_use_the_vertical_forms_and_cut_columns():
+    assert vertical_columns("マージャン、+48.0（P）。", 6) == [
+        "マ︱ジャン︑",
+        "＋４８．０︵",
+        "Ｐ︶︒",
+    ]
+
+
+def test_a_long_certificate_text_gets_longer_columns_in_smaller_type():
+    """At most six body columns of one height (19 characters of 20 pt = 380 pt): 130
+    characters → ceil(130 / 6) = 22 a column, 380 / 22 = 17.3 pt; 60 characters keep 19 and
+    20 pt."""
+    assert body_layout("あ" * 130) == (22, Decimal("17.3"))
+    assert body_layout("あ" * 60) == (19, Decimal("20.0"))
+
+
+@pytest.mark.slow
+def test_the_half_year_report_has_the_awards(award_season):
+    _name, _type, data = render_standings_pdf(
+        Filters(period=Period.half(2025, 1)), with_members=False
+    )
+    text = pdf_text(data)
+    assert "表彰" in text
+    assert "最高ポイント賞" in text and "+48.0" in text
+    assert "同点 2 名" in text  # 最高得点賞, A and B at 50,000
+
+
+@pytest.mark.slow
+def test_the_half_year_report_in_parts_has_the_awards(award_season):
+    _name, _type, data = render_standings_pdf(Filters(period=Period.half(2025, 1)))
+    assert "最高ポイント賞" in pdf_text(data)
+
+
+@pytest.mark.slow
+def test_the_monthly_report_has_no_awards(award_season):
+    _name, _type, data = render_standings_pdf(Filters(period=Period.month(2025, 4)))
+    assert "最高ポイント賞" not in pdf_text(data)

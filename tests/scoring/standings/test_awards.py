@@ -1,0 +1,154 @@
+"""The season's awards over a small season, every figure worked out on paper.
+
+Members A–E, and G a guest. Club rule (30,000 return, +30/+10/−10/−30).
+
+M1 2025-04-09 round 1: A 50,000 (満貫)  B 30,000  C 25,000 (役満 国士無双)  D 15,000
+   A +20+30 = +50   B 0+10 = +10   C −5−10 = −15   D −15−30 = −45
+M1 round 2: A 15,000  B 50,000 (満貫)  C 30,000  D 25,000
+   A −45   B +50   C +10   D −15
+M2 2025-04-23 round 1: A 30,000  B 25,000 (跳満)  E 48,000  G 17,000 (役満 大三元)
+   A +10   B −15   E +18+30 = +48   G −13−30 = −43
+
+2025 上期: meets held 2.
+   E +48.0 (1 game, place 1)   B +45.0 (3 games: 2,1,3 → 2.00)   A +15.0 (3 games: 1,4,2 → 2.33)
+   C −5.0 (2 games)   D −60.0 (2 games)   G −43.0 (guest, 1 game)
+最高P: E +48.0.   最多トップ: E, B, A, one each: a tie of three.
+最高平均順位 (70 %: 2 meets × 2 × 0.70 = 2.8 → at least 3 games): B 2.00; E (1.00, one game)
+   is cut, with C and D: three left out.
+皆勤賞 (both meets): B and A.   役満賞: C (G too with guests shown).
+最多満貫以上: B 2 (満貫, 跳満).   最高得点: A and B 50,000: a tie of two.
+"""
+
+from datetime import date
+from decimal import Decimal
+
+import pytest
+
+from members.models import Member
+from scoring.models import DEFAULT_AWARDS, Award, Measure, Meet, StandingsGroup
+from scoring.standings import Filters, Period, compute_awards, min_games_for
+from tests.builders import play
+
+H1 = Period.half(2025, 1)
+
+
+def winners(results, measure):
+    found = next(r for r in results if r.award.measure == measure)
+    return [(w.name.split()[0], w.figure) for w in found.winners], found
+
+
+@pytest.fixture
+def results(award_season):
+    return compute_awards(Filters(period=H1))
+
+
+def test_every_group_has_the_default_awards(club_rule):
+    defaults = [name for _m, name, _s, _g in DEFAULT_AWARDS]
+    for group in StandingsGroup.objects.all():  # made by the migrations
+        assert [a.name for a in Award.objects.of_group(group)] == defaults
+    new = StandingsGroup.objects.create(name="新しいグループ")
+    assert [a.name for a in Award.objects.of_group(new)] == defaults
+    assert Measure.RATING not in [a.measure for a in Award.objects.of_group(new)]
+    average = Award.objects.of_group(new).get(measure=Measure.AVERAGE_PLACE)
+    assert (average.min_share, average.games_per_meet) == (70, 2)  # the circles' 70 % of × 2
+
+
+def test_highest_total_p(results):
+    assert winners(results, Measure.TOTAL)[0] == [("E", "+48.0")]
+
+
+def test_most_tops_names_every_tied_member(results):
+    found, result = winners(results, Measure.WINS)
+    assert found == [("E", "1 回"), ("B", "1 回"), ("A", "1 回")]
+    assert result.tied
+
+
+def test_best_average_place_needs_seventy_percent_of_the_games(results):
+    found, result = winners(results, Measure.AVERAGE_PLACE)
+    assert result.min_games == 3  # 2 meets × 2 × 0.70 = 2.8, rounded up
+    assert found == [("B", "2.00")]  # E's 1.00 from one game is cut
+    assert result.left_out == 3  # E, C, D
+
+
+def test_every_meet_attended(results):
+    found, result = winners(results, Measure.ATTENDANCE)
+    assert found == [("B", "2 回"), ("A", "2 回")]
+    assert not result.tied  # every holder wins: not a tie
+
+
+def test_yakuman_leaves_the_guest_out_unless_shown(award_season, results):
+    assert winners(results, Measure.YAKUMAN)[0] == [("C", "1 回")]
+    shown = compute_awards(Filters(period=H1, guests=True))
+    assert winners(shown, Measure.YAKUMAN)[0] == [("C", "1 回"), ("G", "1 回")]
+
+
+def test_most_mangan_or_better(results):
+    assert winners(results, Measure.BIG_HANDS)[0] == [("B", "2 回")]
+
+
+def test_highest_score_in_one_game_is_a_tie(results):
+    found, result = winners(results, Measure.HIGHEST_SCORE)
+    assert found == [("B", "50,000 点"), ("A", "50,000 点")]
+    assert result.tied
+
+
+def test_the_share_and_games_per_meet_are_the_awards_settings(award_season):
+    award = Award.objects.of_group(StandingsGroup.club()).get(measure=Measure.AVERAGE_PLACE)
+    assert min_games_for(award, 12) == 17  # 12 × 2 × 0.70 = 16.8
+    award.games_per_meet, award.min_share = 3, Decimal(50)
+    award.save()
+    assert min_games_for(award, 2) == 3  # 2 × 3 × 0.50
+    found, _result = winners(compute_awards(Filters(period=H1)), Measure.AVERAGE_PLACE)
+    assert found == [("B", "2.00")]
+    award.min_share = Decimal(0)
+    award.save()
+    found, _result = winners(compute_awards(Filters(period=H1)), Measure.AVERAGE_PLACE)
+    assert found == [("E", "1.00")]
+
+
+def test_an_award_given_by_hand_is_listed_in_its_period(award_season):
+    group = StandingsGroup.club()
+    Award.objects.create(
+        group=group,
+        name="敢闘賞",
+        measure=Measure.BY_HAND,
+        winner=award_season["D"],
+        period_key="2025-H1",
+        reason="よく頑張りました",
+        position=20,
+    )
+    found, _result = winners(compute_awards(Filters(period=H1)), Measure.BY_HAND)
+    assert found == [("D", "よく頑張りました")]
+    later = compute_awards(Filters(period=Period.half(2025, 2)))
+    assert Measure.BY_HAND not in [r.award.measure for r in later]
+
+
+def test_an_award_turned_off_is_not_given(award_season):
+    group = StandingsGroup.club()
+    Award.objects.of_group(group).filter(measure=Measure.WINS).update(is_shown=False)
+    measures = [r.award.measure for r in compute_awards(Filters(period=H1))]
+    assert Measure.WINS not in measures
+
+
+def test_the_fiscal_year_counts_the_same_games(results, award_season):
+    year = compute_awards(Filters(period=Period.fiscal_year(2025)))
+    assert winners(year, Measure.TOTAL)[0] == [("E", "+48.0")]
+
+
+def test_a_fixed_number_of_queries(award_season, club_rule, django_assert_num_queries):
+    # the club's group and its rule sets, the standings (three), the guests, the meets held,
+    # the awards
+    with django_assert_num_queries(8):
+        compute_awards(Filters(period=H1))
+    # Eight more players, one of them a guest, and a meet more: the same number.
+    more = [
+        Member.objects.create(name=f"追加 {i}", furigana="つい", is_guest=i == 0) for i in range(8)
+    ]
+    meet = Meet.objects.create(date=date(2025, 5, 14), kind="wed", rule_set=club_rule)
+    play(meet, 1, 1, club_rule, more[:4], [40000, 30000, 30000, 20000])
+    play(meet, 2, 1, club_rule, more[4:], [40000, 30000, 30000, 20000])
+    with django_assert_num_queries(8):
+        results = compute_awards(Filters(period=H1))
+    # 3 meets × 2 × 0.70 = 4.2 → 5 games: nobody has them (A and B 3, the others 1 or 2).
+    found, result = winners(results, Measure.AVERAGE_PLACE)
+    assert (found, result.min_games) == ([], 5)

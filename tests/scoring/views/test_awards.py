@@ -1,0 +1,151 @@
+"""The awards pages: who may see and change what, the guests switch, the certificate PDF.
+
+The season is tests/scoring/standings/test_awards.py's (fixture ``award_season``): in 2025
+上期 E wins 最高ポイント賞 with +48.0; A and B tie for 最高得点賞 with 50,000.
+"""
+
+import subprocess
+
+import pytest
+from django.urls import reverse
+
+from scoring.models import Award, Measure, StandingsGroup
+from tests.builders import pdf_text
+
+PAGE = reverse("scoring:awards")
+EDIT = reverse("scoring:award-edit")
+CERTIFICATE = reverse("scoring:award-certificate")
+H1 = "period=2025-H1"
+
+
+def award(measure):
+    return Award.objects.of_group(StandingsGroup.club()).get(measure=measure)
+
+
+def test_a_member_sees_the_winners_with_their_figures(member_client, award_season):
+    response = member_client.get(f"{PAGE}?{H1}")
+    assert response.status_code == 200
+    text = response.content.decode()
+    assert "最高ポイント賞" in text and "E 会員" in text and "+48.0" in text
+    assert "同点 2 名" in text  # 最高得点賞: A and B
+    assert "規定半荘数 3" in text  # 最高平均順位賞: 2 meets × 2 × 70 % = 2.8 → 3
+    assert "未満の 3 名は対象外" in text  # C, D and E
+    assert "G ゲスト" not in text
+    assert CERTIFICATE not in text  # the organizer prints the certificates
+
+
+def test_the_guests_switch(member_client, award_season):
+    text = member_client.get(f"{PAGE}?{H1}&guests=1").content.decode()
+    assert "G ゲスト" in text  # 役満賞: 大三元
+
+
+def test_visitors_and_logins_without_a_role_see_nothing(client, outsider_client, award_season):
+    assert client.get(PAGE).status_code == 302
+    assert outsider_client.get(PAGE).status_code == 403
+
+
+@pytest.mark.slow
+def test_the_organizer_gets_a_certificate(organizer_client, award_season):
+    text = organizer_client.get(f"{PAGE}?{H1}").content.decode()
+    total = award(Measure.TOTAL)
+    e = award_season["E"]
+    assert f"award={total.pk}&amp;member={e.pk}" in text
+    response = organizer_client.get(f"{CERTIFICATE}?{H1}&award={total.pk}&member={e.pk}")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/pdf"
+    # Written vertically: one character a line, in vertical forms (ー as ︱), full-width
+    # figures; the club's name (the leftmost column) first, the title (the rightmost) last.
+    lines = pdf_text(response.content).split("\n")
+    assert "".join(lines[:12]) == "白樺会マ︱ジャンサ︱クル"
+    assert "".join(lines[-2:]) == "賞状"
+    text = "".join(lines)
+    assert "最高ポイント賞" in text and "Ｅ　会員　殿" in text and "＋４８．" in text
+
+
+@pytest.mark.slow
+def test_the_certificate_embeds_the_japanese_font(organizer_client, award_season, tmp_path):
+    total = award(Measure.TOTAL)
+    response = organizer_client.get(
+        f"{CERTIFICATE}?{H1}&award={total.pk}&member={award_season['E'].pk}"
+    )
+    path = tmp_path / "certificate.pdf"
+    path.write_bytes(response.content)
+    fonts = subprocess.run(["pdffonts", path], capture_output=True, text=True, check=True)
+    assert "IPAexGothic" in fonts.stdout
+
+
+def test_no_certificate_for_someone_who_did_not_win(organizer_client, member_client, award_season):
+    total = award(Measure.TOTAL)
+    a = award_season["A"]
+    assert (
+        organizer_client.get(f"{CERTIFICATE}?{H1}&award={total.pk}&member={a.pk}").status_code
+        == 404
+    )
+    e = award_season["E"]
+    assert (
+        member_client.get(f"{CERTIFICATE}?{H1}&award={total.pk}&member={e.pk}").status_code == 403
+    )
+
+
+def test_the_organizer_changes_an_awards_eligibility(organizer_client, member_client, award_season):
+    assert member_client.get(EDIT).status_code == 403
+    page = organizer_client.get(f"{EDIT}?{H1}")
+    assert page.status_code == 200
+    formset = page.context["formset"]
+    data = {
+        "awards-TOTAL_FORMS": str(len(formset.forms)),
+        "awards-INITIAL_FORMS": str(len(formset.forms)),
+    }
+    for i, form in enumerate(formset.forms):
+        a = form.instance
+        data |= {
+            f"awards-{i}-id": a.pk,
+            f"awards-{i}-name": a.name,
+            f"awards-{i}-position": a.position,
+            f"awards-{i}-min_share": "0" if a.measure == Measure.AVERAGE_PLACE else a.min_share,
+            f"awards-{i}-games_per_meet": a.games_per_meet,
+        }
+        if a.measure != Measure.WINS:
+            data[f"awards-{i}-is_shown"] = "on"
+    assert organizer_client.post(f"{EDIT}?{H1}", data).status_code == 302
+    assert award(Measure.AVERAGE_PLACE).min_share == 0
+    assert not award(Measure.WINS).is_shown
+    text = member_client.get(f"{PAGE}?{H1}").content.decode()
+    assert "最多トップ賞" not in text
+    assert "1.00" in text  # E's average place, no longer cut
+
+
+@pytest.mark.slow
+def test_the_organizer_gives_an_award_by_hand_and_takes_it_back(
+    organizer_client, member_client, award_season
+):
+    d = award_season["D"]
+    response = organizer_client.post(
+        f"{EDIT}?{H1}",
+        {
+            "add": "1",
+            "name": "敢闘賞",
+            "winner": d.pk,
+            "period_key": "2025-H1",
+            "reason": "最後まで粘りました",
+        },
+    )
+    assert response.status_code == 302
+    given = Award.objects.get(name="敢闘賞")
+    assert given.measure == Measure.BY_HAND and given.winner == d
+    text = member_client.get(f"{PAGE}?{H1}").content.decode()
+    assert "敢闘賞" in text and "D 会員" in text and "最後まで粘りました" in text
+    assert "敢闘賞" not in member_client.get(f"{PAGE}?period=2025-H2").content.decode()
+    certificate = organizer_client.get(f"{CERTIFICATE}?{H1}&award={given.pk}&member={d.pk}")
+    assert certificate.status_code == 200
+    delete = reverse("scoring:award-delete")
+    assert member_client.post(delete, {"award": given.pk}).status_code == 403
+    assert organizer_client.post(f"{delete}?{H1}", {"award": given.pk}).status_code == 302
+    assert not Award.objects.filter(name="敢闘賞").exists()
+
+
+def test_an_award_won_by_a_figure_is_not_deleted(organizer_client, award_season):
+    total = award(Measure.TOTAL)
+    response = organizer_client.post(reverse("scoring:award-delete"), {"award": total.pk})
+    assert response.status_code == 404
+    assert Award.objects.filter(pk=total.pk).exists()
