@@ -6,7 +6,16 @@ from decimal import Decimal
 
 import pytest
 
-from scoring.standings import STANDINGS, Filters, Medium, Shown, big_hand_list, compute_standings
+from scoring.models import Meet
+from scoring.standings import (
+    STANDINGS,
+    Filters,
+    Medium,
+    Shown,
+    big_hand_list,
+    compute_standings,
+    meet_sheet,
+)
 from tests.builders import row_of
 
 pytestmark = pytest.mark.django_db
@@ -87,3 +96,15 @@ def test_the_big_hand_list_leaves_guests_out_unless_asked(guest_season):
     assert names == ["井上 一", "江藤 栄", "相川 愛", "相川 愛"]
     names = [h["name"] for h in big_hand_list(Filters(guests=True))]
     assert names[0] == "大野 音（ゲスト）" and len(names) == 5
+
+
+def test_the_meets_day_sheet_keeps_its_guests(guest_season):
+    """The day's standings of 2025-04-09 list everyone who played, 大野 (+5.0) marked."""
+    rows = meet_sheet(Meet.objects.get()).day_rows
+    assert [(r.listed_name, r.total) for r in rows] == [
+        ("井上 一", D("60.0")),
+        ("江藤 栄", D("8.0")),
+        ("大野 音（ゲスト）", D("5.0")),
+        ("相川 愛", D("-25.0")),
+        ("上田 卯", D("-48.0")),
+    ]
