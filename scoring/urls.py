@@ -51,6 +51,7 @@ urlpatterns = [
         standings.standings_visibility,
         name="standings-visibility",
     ),
+    path("standings/rating/", standings.rating_table, name="rating"),
     path("members/<int:pk>/", standings.member_detail, name="member-detail"),
     path("standings/head-to-head/", standings.head_to_head_matrix, name="head-to-head"),
     path(

@@ -853,3 +853,17 @@ def standings_header() -> list[str]:
     """The Excel's standings header for a group of 4-player games counting P: the
     declaration's (``standings.STANDINGS``) in its Excel order."""
     return headings(STANDINGS.shown(Medium.SHEET, Shown()))
+
+
+def pdf_fonts(data: bytes) -> set[str]:
+    """Base names of the fonts that are embedded (have a font file) in the PDF."""
+    embedded = set()
+    for page in PdfReader(io.BytesIO(data)).pages:
+        fonts = page["/Resources"].get_object().get("/Font")
+        for font in (fonts.get_object() if fonts else {}).values():
+            font = font.get_object()
+            for descendant in font.get("/DescendantFonts", []):
+                descriptor = descendant.get_object()["/FontDescriptor"].get_object()
+                if any(k in descriptor for k in ("/FontFile", "/FontFile2", "/FontFile3")):
+                    embedded.add(str(font["/BaseFont"]).split("+")[-1])
+    return embedded

@@ -14,6 +14,7 @@ DEFAULTS = (
     ("yakuman", "役満賞", Decimal(0)),
     ("big_hands", "最多満貫以上賞", Decimal(0)),
     ("highest_score", "最高得点賞", Decimal(0)),
+    ("rating", "最高レーティング賞", Decimal(70)),
 )
 
 

@@ -41,7 +41,6 @@ CIRCLE_SHARE = Decimal(70)
 CIRCLE_GAMES_PER_MEET = 2
 
 # The awards a group starts with: (measure, name, share of games in %, games per meet).
-# 最高レーティング (Measure.RATING) is left out until the rating module is there.
 DEFAULT_AWARDS: tuple[tuple[Measure, str, Decimal, int], ...] = (
     (Measure.TOTAL, "最高ポイント賞", Decimal(0), CIRCLE_GAMES_PER_MEET),
     (Measure.WINS, "最多トップ賞", Decimal(0), CIRCLE_GAMES_PER_MEET),
@@ -50,6 +49,7 @@ DEFAULT_AWARDS: tuple[tuple[Measure, str, Decimal, int], ...] = (
     (Measure.YAKUMAN, "役満賞", Decimal(0), CIRCLE_GAMES_PER_MEET),
     (Measure.BIG_HANDS, "最多満貫以上賞", Decimal(0), CIRCLE_GAMES_PER_MEET),
     (Measure.HIGHEST_SCORE, "最高得点賞", Decimal(0), CIRCLE_GAMES_PER_MEET),
+    (Measure.RATING, "最高レーティング賞", CIRCLE_SHARE, CIRCLE_GAMES_PER_MEET),
 )
 
 

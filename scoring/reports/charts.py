@@ -128,16 +128,20 @@ def draw_cumulative_chart(
     y_label: str,
     fmt: str = "svg",
     compact: bool = False,
+    baseline: Decimal = Decimal(0),
 ) -> bytes:
     """A line of the running total of P, one point per game; the x-axis names the meets by
     date (``labels``: one date a game), with a faint line between two meets. ``compact`` is
-    the phone's chart: narrower, so the labels keep their size on a 390-px screen."""
+    the phone's chart: narrower, so the labels keep their size on a 390-px screen.
+    ``baseline``: the level drawn as the axis line and filled from (0 P; the rating's start,
+    R 1500, for a chart of R)."""
     with matplotlib.rc_context(STYLE):
         figure = Figure(figsize=(4.0, 3.0) if compact else (7.0, 3.0), dpi=96)
         axes = figure.subplots()
         xs = list(range(1, len(cumulative) + 1))
         ys = [float(v) for v in cumulative]  # drawing only: the figures were summed exactly
-        axes.axhline(0, color=INK, linewidth=0.8)
+        base = float(baseline)
+        axes.axhline(base, color=INK, linewidth=0.8)
         # One collection of lines, not an axvline each: a year's fifty meets took a quarter of
         # the drawing time in fifty Line2D objects.
         axes.vlines(
@@ -150,8 +154,9 @@ def draw_cumulative_chart(
         )
         axes.plot(xs, ys, color=ACCENT, linewidth=2, marker="o", markersize=3)
         if ys:
-            axes.fill_between(xs, ys, 0, where=[y < 0 for y in ys], color=NEGATIVE, alpha=0.12)
-            axes.fill_between(xs, ys, 0, where=[y >= 0 for y in ys], color=ACCENT, alpha=0.12)
+            below = [y < base for y in ys]
+            axes.fill_between(xs, ys, base, where=below, color=NEGATIVE, alpha=0.12)
+            axes.fill_between(xs, ys, base, where=[not b for b in below], color=ACCENT, alpha=0.12)
         ticks = meet_ticks(labels, most=4 if compact else 8)
         axes.set_xticks([x for x, _ in ticks], [label for _, label in ticks], fontsize=11)
         axes.tick_params(axis="y", labelsize=11)

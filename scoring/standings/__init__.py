@@ -21,7 +21,7 @@ beyond any club's or federation's number of games.
 
 The package, by table: ``club`` (the filters, a row per member, the order shown), ``meet``
 (one meet's sheet and the day's standings), ``member`` (a member's record), ``games`` (every
-game, a row per player, and the big hands), ``awards`` (the season's awards). Other code imports from here.
+game, a row per player, and the big hands), ``awards`` (the season's awards), ``rating`` (the rating, レーティング). Other code imports from here.
 """
 
 from __future__ import annotations
@@ -87,6 +87,18 @@ from scoring.standings.pairs import (
     head_to_head,
     pair_matrix,
 )
+from scoring.standings.rating import (
+    RATING_SORT_KEYS,
+    RatedGame,
+    Rating,
+    RatingRow,
+    compute_rating,
+    rating_cache_key,
+    rating_players,
+    rating_rows,
+    ratings_disagreeing,
+    sort_rating,
+)
 
 __all__ = [
     "FIRST_DAY",
@@ -94,6 +106,7 @@ __all__ = [
     "LAST_DAY",
     "MEASURES",
     "MEMBER_GAMES",
+    "RATING_SORT_KEYS",
     "SORT_KEYS",
     "STANDINGS",
     "AwardResult",
@@ -115,6 +128,9 @@ __all__ = [
     "PeriodKind",
     "PeriodOutOfRange",
     "PlaceColumns",
+    "RatedGame",
+    "Rating",
+    "RatingRow",
     "RecentGame",
     "Season",
     "SeatLine",
@@ -128,6 +144,7 @@ __all__ = [
     "big_hand_list",
     "by_seat",
     "compute_awards",
+    "compute_rating",
     "compute_standings",
     "counts_wins",
     "day_filters",
@@ -141,12 +158,17 @@ __all__ = [
     "member_records",
     "min_games_for",
     "pair_matrix",
+    "rating_cache_key",
+    "rating_players",
+    "rating_rows",
+    "ratings_disagreeing",
     "recent_games",
     "results_for",
     "rule_text",
     "season_for",
     "selection",
     "shown_for",
+    "sort_rating",
     "sort_standings",
     "tables_for",
     "tied_note",

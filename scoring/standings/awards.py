@@ -31,6 +31,7 @@ from members.models import Member
 from scoring.models import Award, Measure
 from scoring.notation import HandLevel, points, signed_p
 from scoring.standings.club import Filters, StandingRow, compute_standings, results_for
+from scoring.standings.rating import compute_rating
 
 
 @dataclass(frozen=True)
@@ -83,6 +84,25 @@ def _every_meet(season: Season) -> dict[int, Decimal]:
     return {r.member_id: Decimal(r.meets) for r in season.rows if r.meets == season.meets_held}
 
 
+def _rating_at_the_end(season: Season) -> dict[int, Decimal]:
+    """最高レーティング: R as it stood at the end of the period, in the group's rating of its
+    main table (4-player if it has 4-player rule sets, else 3-player), for the members who
+    played in the period."""
+    group = season.filters.standings_group
+    if group is None or not season.rows:
+        return {}
+    rule_sets = season.filters.group_rule_sets
+    players = 4 if any(r.players == 4 for r in rule_sets) or not rule_sets else 3
+    rated = compute_rating(group, players, rule_sets=rule_sets, until=season.filters.period.end)
+    playing = {r.member_id for r in season.rows}
+    return {row.member_id: Decimal(row.r) / 100 for row in rated.rows if row.member_id in playing}
+
+
+def _r(value: Decimal) -> str:
+    """A rating: R 1523.47."""
+    return f"R {value:.2f}"
+
+
 def _times(value: Decimal) -> str:
     """A count: 5 回."""
     return ngettext("%(n)s time", "%(n)s times", int(value)) % {"n": int(value)}
@@ -113,8 +133,7 @@ MEASURES: dict[str, MeasureRule] = {
         Best.HIGHEST,
         _points,
     ),
-    # Measure.RATING: the rating helper's figure, one function (rating per member) added here
-    # when scoring/rating.py is merged.
+    Measure.RATING: MeasureRule(_rating_at_the_end, Best.HIGHEST, _r),
 }
 """The measure registry: an award's ``measure`` -> how it is won."""
 

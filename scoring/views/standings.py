@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import date
+from decimal import Decimal
 from typing import Any
 from urllib.parse import urlencode
 
@@ -24,6 +25,7 @@ from members.roles import is_organizer, organizer_required
 from scoring.forms import filters_from, query_number
 from scoring.models import ClubSettings, StandingsGroup
 from scoring.notation import MeetKind
+from scoring.rating import START
 from scoring.reports.cells import lay_out
 from scoring.reports.charts import cumulative_chart, places_chart
 from scoring.standings import (
@@ -33,7 +35,9 @@ from scoring.standings import (
     Period,
     PeriodKind,
     PlaceColumns,
+    Rating,
     by_seat,
+    compute_rating,
     compute_standings,
     counts_wins,
     head_to_head,
@@ -41,8 +45,11 @@ from scoring.standings import (
     member_games,
     member_record,
     pair_matrix,
+    rating_players,
+    rating_rows,
     recent_games,
     shown_for,
+    sort_rating,
     sort_standings,
     tied_note,
 )
@@ -158,10 +165,65 @@ def standings(request: HtmxHttpRequest) -> HttpResponse:
             "forced": settings.STANDINGS_PUBLIC,
         }
     context["downloads"] = download_links(filters)
+    context["rating_query"] = query_for(filters, period="")
     template = "scoring/standings.html"
     if request.htmx:
         template += "#standings"
     return render(request, template, context)
+
+
+def rating_for(request: HttpRequest, filters: Filters, member_id: int | None = None) -> Rating:
+    """The rating the query string names: the filters' standings group, at ``players`` 3 or 4
+    (the group's 4-player rating when it has one)."""
+    group = filters.standings_group or StandingsGroup.club()
+    choices = rating_players(group) or [4]
+    players = query_number(request.GET.get("players"))
+    return compute_rating(group, players if players in choices else choices[0], member_id=member_id)
+
+
+@login_not_required
+@vary_on_headers("HX-Request")
+@require_safe
+def rating_table(request: HtmxHttpRequest) -> HttpResponse:
+    """The rating table (レーティング) beside the standings: a group's 4- or 3-player rating,
+    sortable, with the standings' minimum of games and guests left out unless asked.
+    Open to visitors when the standings are."""
+    if not request.user.is_authenticated and not standings_are_public():
+        return redirect_to_login(request.get_full_path())
+    filters = filters_from(request)
+    rating = rating_for(request, filters)
+    sort = request.GET.get("sort", "position")
+    rows = sort_rating(rating_rows(rating, filters.min_games, filters.guests), sort)
+    group = rating.group
+    query = query_for(filters, period="", players=rating.players)
+    context = {
+        "filters": filters,
+        "rating": rating,
+        "rows": rows,
+        "sort": sort,
+        "query": query,
+        "groups": StandingsGroup.objects.all(),
+        "group": group,
+        "player_choices": rating_players(group, filters.group_rule_sets),
+        "standings_query": query_for(filters),
+    }
+    template = "scoring/rating.html"
+    if request.htmx:
+        template += "#rating"
+    return render(request, template, context)
+
+
+def member_ratings(filters: Filters, member: Member) -> list[Rating]:
+    """The member's ratings in the filters' group (4-player, then 3-player), those with games
+    of theirs, each with the member's games and changes."""
+    group = filters.standings_group or StandingsGroup.club()
+    rule_sets = filters.group_rule_sets
+    found = []
+    for players in rating_players(group, rule_sets):
+        rating = compute_rating(group, players, member_id=member.pk, rule_sets=rule_sets)
+        if rating.history:
+            found.append(rating)
+    return found
 
 
 @require_safe
@@ -188,6 +250,15 @@ def member_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "pairs_least": least,
             "seats": by_seat(filters, member.pk),
             "recent": recent_games(member.pk, filters),
+            "ratings": [
+                {
+                    "rating": rating,
+                    "row": rating.row_for(member.pk),
+                    "games": list(reversed(rating.history)),
+                    "query": query_for(filters, players=rating.players),
+                }
+                for rating in member_ratings(filters, member)
+            ],
         },
     )
 
@@ -234,6 +305,17 @@ def member_chart(request: HttpRequest, pk: int, chart: str) -> HttpResponse:
     member = get_object_or_404(Member, pk=pk)
     filters = filters_from(request)
     record = member_games(member.pk, filters)
+    if chart == "rating":
+        rating = rating_for(request, filters, member.pk)
+        svg = cumulative_chart(
+            [f"{g.day:%-m/%-d}" for g in rating.history],
+            [Decimal(g.change.after) / 100 for g in rating.history],
+            _("Rating (R)"),
+            "R",
+            compact=request.GET.get("size") == "compact",
+            baseline=Decimal(START) / 100,
+        )
+        return HttpResponse(svg, content_type="image/svg+xml")
     if chart == "cumulative":
         labels: list[str] = [f"{g.date:%-m/%-d}" for g in record.games]
         svg = cumulative_chart(

@@ -20,24 +20,10 @@ from scoring.reports.pdf import (
 )
 from scoring.standings import Filters, Period, big_hand_list, compute_standings
 from scoring.templatetags.scoring_tags import signed_p
-from tests.builders import H1, JKMA, KANTAN, pdf_text, play, rule
+from tests.builders import H1, JKMA, KANTAN, pdf_fonts, pdf_text, play, rule
 
 pytestmark = pytest.mark.django_db
 H2 = Filters(period=Period.parse("2025-H2"))
-
-
-def pdf_fonts(data: bytes) -> set[str]:
-    """Base names of the fonts that are embedded (have a font file) in the PDF."""
-    embedded = set()
-    for page in PdfReader(io.BytesIO(data)).pages:
-        fonts = page["/Resources"].get_object().get("/Font")
-        for font in (fonts.get_object() if fonts else {}).values():
-            font = font.get_object()
-            for descendant in font.get("/DescendantFonts", []):
-                descriptor = descendant.get_object()["/FontDescriptor"].get_object()
-                if any(k in descriptor for k in ("/FontFile", "/FontFile2", "/FontFile3")):
-                    embedded.add(str(font["/BaseFont"]).split("+")[-1])
-    return embedded
 
 
 @pytest.mark.slow

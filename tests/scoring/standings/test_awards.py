@@ -17,6 +17,17 @@ M2 2025-04-23 round 1: A 30,000  B 25,000 (跳満)  E 48,000  G 17,000 (役満 �
    is cut, with C and D: three left out.
 皆勤賞 (both meets): B and A.   役満賞: C (G too with guests shown).
 最多満貫以上: B 2 (満貫, 跳満).   最高得点: A and B 50,000: a tie of two.
+
+最高レーティング (R at the end of the period; Tenhou's formula, scoring/rating.py), games in
+the order played (M1 table 1, M1 table 2, M2):
+   M1 t1, all 1500, correction 1: A +30  B +10  C −10  D −30 → 1530, 1510, 1490, 1470.
+   M1 t2, average 1500, correction 0.998: A (−30 − 30/40) × 0.998 = −30.69 → 1499.31;
+      B (+30 − 10/40) × 0.998 = +29.69 → 1539.69; C (+10 + 10/40) × 0.998 = +10.23 → 1500.23;
+      D (−10 + 30/40) × 0.998 = −9.23 → 1460.77.
+   M2, average (1499.31 + 1539.69 + 1500 + 1500) / 4 = 1509.75:
+      A (+10 + 10.44/40) × 0.996 = +10.22 → 1509.53;  B (−10 − 29.94/40) × 0.996 = −10.71
+      → 1528.98;  E +30 + 9.75/40 = +30.24 → 1530.24;  G −30 + 9.75/40 = −29.76 → 1470.24.
+   At 70 % (3 games): A and B compete; B R 1528.98 wins; E (1530.24, one game), C, D are cut.
 """
 
 from datetime import date
@@ -48,7 +59,7 @@ def test_every_group_has_the_default_awards(club_rule):
         assert [a.name for a in Award.objects.of_group(group)] == defaults
     new = StandingsGroup.objects.create(name="新しいグループ")
     assert [a.name for a in Award.objects.of_group(new)] == defaults
-    assert Measure.RATING not in [a.measure for a in Award.objects.of_group(new)]
+    assert Measure.RATING in [a.measure for a in Award.objects.of_group(new)]
     average = Award.objects.of_group(new).get(measure=Measure.AVERAGE_PLACE)
     assert (average.min_share, average.games_per_meet) == (70, 2)  # the circles' 70 % of × 2
 
@@ -137,8 +148,9 @@ def test_the_fiscal_year_counts_the_same_games(results, award_season):
 
 def test_a_fixed_number_of_queries(award_season, club_rule, django_assert_num_queries):
     # the club's group and its rule sets, the standings (three), the guests, the meets held,
-    # the awards
-    with django_assert_num_queries(8):
+    # the awards, and the rating at the period's end (the results in order, the games' heads,
+    # the names)
+    with django_assert_num_queries(11):
         compute_awards(Filters(period=H1))
     # Eight more players, one of them a guest, and a meet more: the same number.
     more = [
@@ -147,8 +159,22 @@ def test_a_fixed_number_of_queries(award_season, club_rule, django_assert_num_qu
     meet = Meet.objects.create(date=date(2025, 5, 14), kind="wed", rule_set=club_rule)
     play(meet, 1, 1, club_rule, more[:4], [40000, 30000, 30000, 20000])
     play(meet, 2, 1, club_rule, more[4:], [40000, 30000, 30000, 20000])
-    with django_assert_num_queries(8):
+    with django_assert_num_queries(11):
         results = compute_awards(Filters(period=H1))
     # 3 meets × 2 × 0.70 = 4.2 → 5 games: nobody has them (A and B 3, the others 1 or 2).
     found, result = winners(results, Measure.AVERAGE_PLACE)
     assert (found, result.min_games) == ([], 5)
+
+
+def test_highest_rating_is_r_at_the_end_of_the_period(award_season, club_rule):
+    results = compute_awards(Filters(period=H1))
+    found, result = winners(results, Measure.RATING)
+    assert found == [("B", "R 1528.98")]
+    assert (result.min_games, result.left_out) == (3, 3)  # E's 1530.24 from one game is cut
+    # A game in the next half-year moves B's rating, not the 上期 award.
+    people = award_season
+    later = Meet.objects.create(date=date(2025, 10, 1), kind="wed", rule_set=club_rule)
+    players = [people[k] for k in "BACD"]
+    play(later, 1, 1, club_rule, players, [5000, 45000, 35000, 35000])
+    again, _result = winners(compute_awards(Filters(period=H1)), Measure.RATING)
+    assert again == [("B", "R 1528.98")]

@@ -4,13 +4,11 @@ The season is tests/scoring/standings/test_awards.py's (fixture ``award_season``
 上期 E wins 最高ポイント賞 with +48.0; A and B tie for 最高得点賞 with 50,000.
 """
 
-import subprocess
-
 import pytest
 from django.urls import reverse
 
 from scoring.models import Award, Measure, StandingsGroup
-from tests.builders import pdf_text
+from tests.builders import pdf_fonts, pdf_text
 
 PAGE = reverse("scoring:awards")
 EDIT = reverse("scoring:award-edit")
@@ -63,15 +61,12 @@ def test_the_organizer_gets_a_certificate(organizer_client, award_season):
 
 
 @pytest.mark.slow
-def test_the_certificate_embeds_the_japanese_font(organizer_client, award_season, tmp_path):
+def test_the_certificate_embeds_the_japanese_font(organizer_client, award_season):
     total = award(Measure.TOTAL)
     response = organizer_client.get(
         f"{CERTIFICATE}?{H1}&award={total.pk}&member={award_season['E'].pk}"
     )
-    path = tmp_path / "certificate.pdf"
-    path.write_bytes(response.content)
-    fonts = subprocess.run(["pdffonts", path], capture_output=True, text=True, check=True)
-    assert "IPAexGothic" in fonts.stdout
+    assert "IPAexGothic" in pdf_fonts(response.content)
 
 
 def test_no_certificate_for_someone_who_did_not_win(organizer_client, member_client, award_season):

@@ -3,7 +3,8 @@
 Builds (once) 1,000 members, 100,000 games and 400,000 results in the database that
 DATABASE_URL names, then prints the time of ``compute_standings`` for a fiscal year and for
 all time, the time of a hand-written SQL GROUP BY over the same results (the floor), their
-ratio, and the standings page's time through the test client.
+ratio, and the standings page's time through the test client; then the rating's (every R
+from nothing, the rating page, a member's page), and the same after one more meet.
 
 It refuses a database that holds anything but its own data: point it at a scratch database
 (``make bench`` does, for SQLite and PostgreSQL).
@@ -22,6 +23,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import Group, User
+from django.core.cache import cache
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, transaction
 from django.test import Client
@@ -30,9 +32,15 @@ from django.test.utils import override_settings
 from members.models import Member
 from members.roles import MEMBER
 from scoring import rules
-from scoring.models import BigHand, Hanchan, HanchanResult, Meet, RuleSet
+from scoring.models import BigHand, Hanchan, HanchanResult, Meet, RuleSet, StandingsGroup
 from scoring.notation import MeetKind
-from scoring.standings import Filters, Period, compute_standings
+from scoring.standings import (
+    Filters,
+    Period,
+    compute_rating,
+    compute_standings,
+    rating_cache_key,
+)
 
 PREFIX = "bench-"
 # The floor: the same figures ``compute_standings`` gives, hand-written over the same stored
@@ -172,8 +180,58 @@ class Command(BaseCommand):
                 f"{label:>8} {rows:>6} {ours:>17.3f}s {floor_time:>9.3f}s "
                 f"{ours / floor_time:>6.2f} {page:>7.3f}s"
             )
+        self.rating_lines(repeat)
+
+    def rating_lines(self, repeat: int) -> None:
+        """The rating (issue 29): every member's R from nothing (no state in the cache), the
+        rating page and a member's page (which rates every game each time: it shows the
+        member's own changes); then the same after one more meet (75 games, rolled back
+        afterwards), from the state the cache kept before it."""
+        group = StandingsGroup.club()
+        key = rating_cache_key(group, 4)
+        member = HanchanResult.objects.values_list("member_id", flat=True).first()
+        self.stdout.write(
+            f"{'rating':>14} {'compute_rating':>15} {'table page':>11} {'member page':>12}"
+        )
+
+        def forget() -> None:
+            cache.delete(key)
+
+        def afresh() -> None:
+            forget()
+            compute_rating(group, 4)
+
+        ours = timed(afresh, repeat)
+        table = self.page_time_of("/standings/rating/", repeat, before=forget)
+        page = self.page_time_of(f"/members/{member}/", repeat)
+        self.stdout.write(f"{'from nothing':>14} {ours:>14.3f}s {table:>10.3f}s {page:>11.3f}s")
+        compute_rating(group, 4)
+        kept = cache.get(key)
+        with transaction.atomic():
+            last = Meet.objects.order_by("-date").values_list("date", flat=True).first()
+            assert last is not None
+            self.build(0, 75, first_day=last + timedelta(days=3), existing=True)
+
+            def as_before() -> None:
+                cache.set(key, kept)
+
+            def on_from_before() -> None:
+                as_before()
+                compute_rating(group, 4)
+
+            ours = timed(on_from_before, repeat)
+            table = self.page_time_of("/standings/rating/", repeat, before=as_before)
+            page = self.page_time_of(f"/members/{member}/", repeat)
+            transaction.set_rollback(True)
+        cache.delete(key)
+        self.stdout.write(f"{'one more meet':>14} {ours:>14.3f}s {table:>10.3f}s {page:>11.3f}s")
 
     def page_time(self, period: str, repeat: int) -> float:
+        return self.page_time_of(f"/standings/?period={period}", repeat)
+
+    def page_time_of(
+        self, url: str, repeat: int, before: Callable[[], None] | None = None
+    ) -> float:
         user, _ = User.objects.get_or_create(username=f"{PREFIX}viewer")
         user.groups.add(Group.objects.get(name=MEMBER))
         client = Client()
@@ -185,7 +243,9 @@ class Command(BaseCommand):
         with override_settings(ALLOWED_HOSTS=["testserver"], STORAGES=storages):
 
             def get() -> None:
-                response = client.get(f"/standings/?period={period}")
+                if before is not None:
+                    before()
+                response = client.get(url)
                 assert response.status_code == 200, response.status_code
 
             return timed(get, repeat)
@@ -198,21 +258,26 @@ class Command(BaseCommand):
         tables: int = 25,
         days: int | None = None,
         attending: bool = False,
+        existing: bool = False,
     ) -> None:
         """Bulk-insert settled games (settled by rules.py, exactly as Hanchan.record does):
         ``tables`` tables × 3 rounds a meet, three meets every other day from ``first_day``,
         or with ``days`` the meets spread evenly over that many days. Each game's four are
         drawn from all the members, or with ``attending`` as at a meet: ``tables`` × 4
-        members attend it and play all three rounds, their tables drawn afresh each round."""
+        members attend it and play all three rounds, their tables drawn afresh each round.
+        With ``existing``, the games are played by the members already there (one more meet)."""
         rng = random.Random(2025)
         rule = RuleSet.objects.default()
         params = rule.params()
         started = time.perf_counter()
         with transaction.atomic():
-            members = Member.objects.bulk_create(
-                Member(name=f"{PREFIX}{i:05d}", furigana=f"べんち{i:05d}")
-                for i in range(member_count)
-            )
+            if existing:
+                members = list(Member.objects.all())
+            else:
+                members = Member.objects.bulk_create(
+                    Member(name=f"{PREFIX}{i:05d}", furigana=f"べんち{i:05d}")
+                    for i in range(member_count)
+                )
             per_meet = tables * 3
             kinds = [MeetKind.WEDNESDAY, MeetKind.SATURDAY, MeetKind.OTHER]
             meet_count = -(-game_count // per_meet)
