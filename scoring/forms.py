@@ -8,6 +8,7 @@ from uuid import UUID
 from django import forms
 from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import UploadedFile
+from django.db import transaction
 from django.forms.formsets import INITIAL_FORM_COUNT, TOTAL_FORM_COUNT, ManagementForm
 from django.http import Http404, HttpRequest
 from django.utils import formats, timezone
@@ -15,7 +16,7 @@ from django.utils.functional import cached_property
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from members.models import NAME_LENGTH, NOTE_LENGTH, Member, no_control_characters
+from members.models import NAME_LENGTH, NOTE_LENGTH, Member, name_key, no_control_characters
 from scoring import rules
 from scoring.models import (
     LAST_ROUND,
@@ -327,6 +328,8 @@ class SeatForm(forms.Form):
         required=False,
         widget=forms.TextInput(attrs={"class": "hands", "autocomplete": "off"}),
     )
+    # The name is a guest's, new to the score book: added as ゲスト (no login) with the game.
+    guest = forms.BooleanField(label=_("New guest"), required=False)
 
     def __init__(self, *args: Any, meet: Meet, seat: int, unit: str, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -340,6 +343,8 @@ class SeatForm(forms.Form):
         text: str = self.cleaned_data["player"].strip()
         if not text:
             return None
+        if self.data.get(self.add_prefix("guest")):  # cleaned after the player: read it raw
+            return self._new_guest(text)
         everyone = Member.objects.all()  # read once: matching() reuses the fetched rows
         attendees = self.meet.attendees.all() if self.meet.pk else Member.objects.none()
         for pool in (attendees, everyone):
@@ -361,6 +366,24 @@ class SeatForm(forms.Form):
         raise ValidationError(
             _("No member is called %(text)s."), code="unknown", params={"text": text}
         )
+
+    def _new_guest(self, text: str) -> Member:
+        """A guest added at the table (issue 29 §3), not saved yet: ``GameForm.save`` saves
+        it with the game, or not at all. A name like a member's (spaces and widths folded)
+        is refused: that member is to be chosen instead."""
+        name = re.sub(r"[ 　]+", " ", text)
+        no_control_characters(name)
+        guest = Member(name=name, furigana="", is_guest=True, note=gettext("Added at the table."))
+        namesake = guest.namesake()
+        if namesake is not None:
+            raise ValidationError(
+                _(
+                    "There is a member called %(name)s already: untick 「New guest」 to choose them."
+                ),
+                code="guest_exists",
+                params={"name": namesake.name},
+            )
+        return guest
 
     def clean_score(self) -> int | None:
         """The score in points, read in the game's unit (``ScoreUnit``)."""
@@ -404,11 +427,18 @@ class SeatForm(forms.Form):
     def name_problem(self) -> dict[str, Any] | None:
         """What the live check says of a name that finds nobody or several members."""
         several = self.has_error("player", "ambiguous")
-        if not (several or self.has_error("player", "unknown")):
+        taken = self.has_error("player", "guest_exists")  # ticked 新しいゲスト: a member's name
+        if not (several or taken or self.has_error("player", "unknown")):
             return None
         names = "、".join(m.name for m in self.candidates)
         text = str(self["player"].value()).strip()
-        return {"seat": self.label, "text": text, "several": several, "candidates": names}
+        return {
+            "seat": self.label,
+            "text": text,
+            "several": several,
+            "candidates": names,
+            "guest_taken": taken,
+        }
 
 
 # BaseFormSet is generic in django-stubs only; it cannot be subscripted at run time.
@@ -511,6 +541,15 @@ class GameForm(forms.Form):
             return data
         if not rows:
             raise ValidationError(_("Enter the players and their scores."))
+        new_guests: set[str] = set()
+        for row, _score in rows:
+            player = row.cleaned_data.get("player")
+            if isinstance(player, Member) and player.pk is None:
+                if name_key(player.name) in new_guests:
+                    row.add_error("player", _("This guest is entered twice."))
+                new_guests.add(name_key(player.name))
+        if self.has_errors():
+            return data
         for row, score in rows:
             if score is None:
                 row.add_error("score", _("Enter the score."))
@@ -620,7 +659,9 @@ class GameForm(forms.Form):
             "excess_off_top": params.total_policy is rules.TotalPolicy.EXCESS_OFF_TOP,
             "filled_seat": seat_label(self.filled_seat) if self.filled_seat is not None else "",
             "filled_score": self.filled_score,
-            "names": [p for row in self.seats.forms if (p := row.name_problem())],
+            "names": (names := [p for row in self.seats.forms if (p := row.name_problem())]),
+            # a name that finds nobody may be a guest's, new to the score book
+            "guest_hint": any(not (n["several"] or n["guest_taken"]) for n in names),
             "scores": [  # a typed score that cannot stand (not in 100s, beyond the limit)
                 {"seat": row.label, "message": message}
                 for row in self.seats.forms
@@ -658,17 +699,29 @@ class GameForm(forms.Form):
         return game
 
     def save(self, sent_as: UUID | None = None) -> Hanchan:
-        """Record the game (settled, all or nothing). Errors land on the form.
+        """Record the game (settled, all or nothing), with the new guests typed at the table
+        (saved in the same transaction: if the game is refused, no guest is left behind).
+        Errors land on the form.
 
         ``sent_as``: the device's id of a game kept offline (``Hanchan.record``; raises
         ``SentBefore`` when a game was stored for it already)."""
         game = self.build_game()
+        new_guests = [e.member for e in self.entries if e.member.pk is None]  # _new_guest's
         try:
-            recorded = game.record(
-                self.entries, expected_version=self.cleaned_data.get("version"), sent_as=sent_as
-            )
-        except ValidationError as error:
-            self._place_error(error)
+            with transaction.atomic():
+                for guest in new_guests:
+                    guest.full_clean(exclude=["furigana"])
+                    guest.save()
+                recorded = game.record(
+                    self.entries,
+                    expected_version=self.cleaned_data.get("version"),
+                    sent_as=sent_as,
+                )
+        except Exception as error:
+            for guest in new_guests:
+                guest.pk = None  # rolled back with the game
+            if isinstance(error, ValidationError):
+                self._place_error(error)
             raise
         self.added_to_attendance = recorded.added_to_attendance
         return game

@@ -8,7 +8,8 @@ table and round). Columns by header name, in any order, Japanese or English:
     卓 table           1, 2, …
     回戦 round         1, 2, …
     席 seat            東 南 西 北 (東 is the first dealer)
-    氏名 name          as the member is written (spaces and full/half width do not matter)
+    氏名 name          as the member is written (spaces and full/half width do not matter);
+                       a guest's ends 「（ゲスト）」 (a new member so marked is made a guest)
     持ち点 score       32600 (32,600, ▲3,200, −3200, ー3200 work too: ``notation.parse_score``)
     錯和 chombo        a count; empty = 0            (optional column)
     満貫以上 big_hands  empty, or 満貫;跳満;役満(国士無双) (optional column)
@@ -51,6 +52,7 @@ from scoring.notation import (
     meet_date,
     parse_big_hands,
     parse_score,
+    split_guest_mark,
 )
 from scoring.sheets import MAX_ROWS, read_sheet
 
@@ -98,6 +100,7 @@ class ImportRow:
     rule_set: str = ""
     deposits: int = 0
     note: str = ""
+    guest: bool = False  # the name was marked 「（ゲスト）」
 
 
 @dataclass
@@ -134,6 +137,7 @@ class ImportPlan:
     games: list[PlannedGame] = field(default_factory=list)
     new_meets: list[tuple[date, str]] = field(default_factory=list)
     new_members: list[str] = field(default_factory=list)
+    new_guests: set[str] = field(default_factory=set)  # name_key of new members marked guests
     rule_set: RuleSet | None = None
     members: dict[str, Member] = field(default_factory=dict)  # name_key -> known member
 
@@ -345,7 +349,8 @@ def _read_rows(
                 table_no=values["table"],
                 round_no=values["round"],
                 seat=values["seat"],
-                name=values["name"],
+                name=values["name"][0],
+                guest=values["name"][1],
                 score=values["score"],
                 chombo=values["chombo"],
                 big_hands=values["big_hands"],
@@ -398,8 +403,9 @@ def _parse_seat(value: Any) -> int:
     return seat
 
 
-def _parse_name(value: Any) -> str:
-    text = re.sub(r"[ 　]+", " ", _text(value))
+def _parse_name(value: Any) -> tuple[str, bool]:
+    """The name, and whether it is marked a guest's (``notation.split_guest_mark``)."""
+    text, guest = split_guest_mark(re.sub(r"[ 　]+", " ", _text(value)))
     if not text:
         raise ValueError(_("The name is empty."))
     _refuse_control_characters(text)
@@ -407,7 +413,7 @@ def _parse_name(value: Any) -> str:
         raise ValueError(
             _("The name is longer than %(limit)d characters.") % {"limit": NAME_LENGTH}
         )
-    return text
+    return text, guest
 
 
 def _parse_hands(value: Any) -> list[tuple[str, str]]:
@@ -421,6 +427,8 @@ def _resolve_members(rows: list[ImportRow], plan: ImportPlan, create: bool) -> N
     new_keys: set[str] = set()
     for row in rows:
         key = name_key(row.name)
+        if create and row.guest and key not in plan.members:
+            plan.new_guests.add(key)
         if key in plan.members or key in new_keys:
             continue
         if create:
@@ -573,7 +581,12 @@ def import_results(
     with transaction.atomic():
         for name in plan.new_members:
             # Furigana is left empty for the organizer to fill in (the member form asks for it).
-            member = Member.objects.create(name=name, furigana="", note=_("Made by an import."))
+            member = Member.objects.create(
+                name=name,
+                furigana="",
+                is_guest=name_key(name) in plan.new_guests,
+                note=_("Made by an import."),
+            )
             plan.members[name_key(name)] = member
         meets: dict[tuple[date, str], Meet] = {}
         for game in plan.games:

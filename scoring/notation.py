@@ -103,6 +103,22 @@ class HandLevel(models.TextChoices):
     YAKUMAN = Level.YAKUMAN.value, _("Yakuman")
 
 
+GUEST_MARK = "（ゲスト）"
+"""What the standings and the exports write after a guest's name (a Member marked is_guest:
+体験・ゲスト), and what the games import reads back as the mark."""
+
+GUEST_MARKS = (GUEST_MARK, "(ゲスト)")
+
+
+def split_guest_mark(name: str) -> tuple[str, bool]:
+    """A name as the exports write it, and whether it was marked a guest's: 大野 音（ゲスト） is
+    (大野 音, True); the half-width (ゲスト) is read too."""
+    for mark in GUEST_MARKS:
+        if name.endswith(mark) and len(name) > len(mark):
+            return name[: -len(mark)].rstrip(), True
+    return name, False
+
+
 HAND_LABELS_JA = {
     HandLevel.MANGAN: "満貫",
     HandLevel.HANEMAN: "跳満",
@@ -203,6 +219,11 @@ def signed_p(value: Decimal | int | None) -> str:
     if number == 0:
         return "0.0"
     return f"+{number}" if number > 0 else f"{MINUS}{-number}"
+
+
+def signed(value: int) -> str:
+    """A whole number with its sign: +4 / −4 / 0 (a head-to-head lead)."""
+    return f"+{value}" if value > 0 else f"{MINUS}{-value}" if value < 0 else "0"
 
 
 def points(value: int | str | None) -> str:

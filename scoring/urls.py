@@ -53,6 +53,7 @@ urlpatterns = [
     ),
     path("standings/rating/", standings.rating_table, name="rating"),
     path("members/<int:pk>/", standings.member_detail, name="member-detail"),
+    path("standings/head-to-head/", standings.head_to_head_matrix, name="head-to-head"),
     path(
         "members/<int:pk>/chart/<slug:chart>.svg",
         standings.member_chart,

@@ -402,7 +402,7 @@ def put_back_migrated_data() -> None:
 
 def seat_field(key):
     """A seat row's field by a short name: score_3 is the form's seat-3-score."""
-    match = re.fullmatch(r"(player|score|chombo|hands)_([0-3])", key)
+    match = re.fullmatch(r"(player|score|chombo|hands|guest)_([0-3])", key)
     return f"seat-{match[2]}-{match[1]}" if match else key
 
 

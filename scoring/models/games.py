@@ -182,7 +182,9 @@ class Hanchan(SettledRecord):
             errors.append(finalised_error())
         seen: set[int] = set()
         for entry in entries:
-            if entry.member.pk in seen:
+            # A guest typed in at the table is not saved yet (no pk): the game form has
+            # checked that no two of them share a name.
+            if entry.member.pk is not None and entry.member.pk in seen:
                 errors.append(
                     ValidationError(
                         _("%(name)s is entered twice."),

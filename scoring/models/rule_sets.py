@@ -7,6 +7,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.core.validators import MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
@@ -280,6 +281,12 @@ class ClubSettings(models.Model):
         _("standings open to visitors"),
         default=False,
         help_text=_("Visitors who have not signed in may read the standings page."),
+    )
+    head_to_head_min = models.PositiveSmallIntegerField(
+        _("head-to-head minimum"),
+        default=5,
+        validators=[MinValueValidator(1)],
+        help_text=_("A member's page lists the tablemates met at least this many times."),
     )
     schedule_public = models.BooleanField(
         _("schedule open to visitors"),

@@ -115,6 +115,7 @@ class Spec:
     rule_set: int | None = None
     min_games: int = 0
     every_group: bool = False
+    guests: bool = False  # the tables show guests too (?guests=1)
     member: int | None = None
     meet: int | None = None
     language: str = "ja"
@@ -140,6 +141,7 @@ class Spec:
             rule_set=filters.rule_set.pk if filters.rule_set else None,
             min_games=filters.min_games,
             every_group=filters.every_group,
+            guests=filters.guests,
             member=member,
             meet=meet,
             language=language,
@@ -166,6 +168,7 @@ class Spec:
             rule_set=rule_set,
             min_games=self.min_games,
             every_group=self.every_group,
+            guests=self.guests,
         )
 
     @property

@@ -115,7 +115,7 @@ def render_standings_xlsx(
         for done, r in enumerate(rows):
             progress(step, done, len(rows))
             header, body, formats = sheet_rows(member_columns, records[r.member_id].games)
-            title = Heading(f"個人成績　{r.name}", filters.heading, made_on)
+            title = Heading(f"個人成績　{r.listed_name}", filters.heading, made_on)
             _table(book, _sheet_title(r.name, used), title, header, body, formats)
         progress(step, len(rows), len(rows))
     out = io.BytesIO()

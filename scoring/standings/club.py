@@ -4,18 +4,19 @@ per member, and the order it is shown in."""
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 from functools import cached_property
 
-from django.db.models import Count, Max, Q, QuerySet, Sum
-from django.utils.translation import gettext
+from django.db.models import Count, Max, Min, Q, QuerySet, Sum
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from members.models import Member
 from scoring.models import BigHand, HanchanResult, RuleSet, StandingsGroup
+from scoring.notation import GUEST_MARK, HandLevel
 from scoring.periods import Period
 from scoring.standings.columns import Column, Format, Medium, Shown, Table
 
@@ -60,14 +61,15 @@ class Filters:
 
     @property
     def file_key(self) -> str:
-        """What a report's file name says of these filters: the period, and the group or rule
-        set when it is not the club's group."""
+        """What a report's file name says of these filters: the period, the group or rule
+        set when it is not the club's group, and "guests" when guests are shown."""
+        guests = "-guests" if self.guests else ""
         if self.rule_set is not None:
-            return f"{self.period.key}-rule{self.rule_set.pk}"
+            return f"{self.period.key}-rule{self.rule_set.pk}{guests}"
         group = self.standings_group
         if group is None or self.is_club_group:
-            return self.period.key
-        return f"{self.period.key}-group{group.pk}"
+            return f"{self.period.key}{guests}"
+        return f"{self.period.key}-group{group.pk}{guests}"
 
     @property
     def label(self) -> str:
@@ -110,6 +112,20 @@ class StandingRow:
     qualified: bool = True  # has the minimum number of games for the rate columns
     places3: tuple[int, int, int] = (0, 0, 0)  # 3-player games at 1st … 3rd
     place_sum3: int = 0  # of the 3-player games
+    worst_game: Decimal = Decimal(0)
+    is_guest: bool = False  # a guest (ゲスト), shown only when the filters ask for guests
+
+    @property
+    def listed_name(self) -> str:
+        """The name as the tables write it: a guest's marked 「（ゲスト）」."""
+        return f"{self.name}{GUEST_MARK}" if self.is_guest else self.name
+
+    @property
+    def below_zero_rate(self) -> Decimal | None:
+        """箱割れ率: the share of games finished below zero (empty below the minimum of games).
+        Sheet 002: "④箱割れとなっても局は継続します。" (play goes on below zero), so the final
+        score may be negative and is counted as it stands."""
+        return self._rate(self.below_zero)
 
     @property
     def wins(self) -> int:
@@ -160,6 +176,15 @@ class StandingRow:
     @property
     def big_hand_total(self) -> int:
         return sum(self.big_hands.values())
+
+    def big_hands_of(self, level: str) -> int:
+        """The member's big hands of one level (満貫, 跳満, 倍満, 三倍満 or 役満)."""
+        return self.big_hands.get(level, 0)
+
+    @property
+    def big_hand_kinds(self) -> list[tuple[str, int]]:
+        """(the level's word, its count) for each level the member made, 満貫 first."""
+        return [(str(level.label), n) for level in HandLevel if (n := self.big_hands_of(level))]
 
 
 def selection(filters: Filters, path: str = "") -> Q:
@@ -216,11 +241,20 @@ def tied_note(by_wins: bool = False) -> str:
     )
 
 
+def guests_condition(filters: Filters, path: str = "") -> Q:
+    """Leave guests (``Member.is_guest``) out unless the filters ask for them (``?guests=1``);
+    ``path`` reaches the result's member, e.g. "result__". Only whose rows are listed changes:
+    the places of a guest's tablemates stand as played."""
+    return Q() if filters.guests else Q(**{f"{path}member__is_guest": False})
+
+
 def compute_standings(filters: Filters) -> list[StandingRow]:
-    """One row per member with games in the period, best first (three queries)."""
+    """One row per member with games in the period, best first (three queries). Guests are
+    left out unless ``filters.guests``."""
     three = Q(rule_set__in=filters.three_player_ids)
     query = (
         results_for(filters)
+        .filter(guests_condition(filters))
         .values("member_id")
         .annotate(
             games=Count("id"),
@@ -236,6 +270,7 @@ def compute_standings(filters: Filters) -> list[StandingRow]:
             place_sum=Sum("place", filter=~three, default=0),
             place_sum3=Sum("place", filter=three, default=0),
             best_game=Max("total_points"),
+            worst_game=Min("total_points"),
             highest_score=Max("score"),
             below_zero=Count("id", filter=Q(score__lt=0)),
             chombo=Sum("chombo"),
@@ -245,14 +280,16 @@ def compute_standings(filters: Filters) -> list[StandingRow]:
     )
     rows = list(query)
     names = dict(
-        (m["pk"], (m["name"], m["furigana"]))
+        (m["pk"], (m["name"], m["furigana"], m["is_guest"]))
         for m in Member.objects.filter(pk__in=[r["member_id"] for r in rows]).values(
-            "pk", "name", "furigana"
+            "pk", "name", "furigana", "is_guest"
         )
     )
     hands: dict[int, dict[str, int]] = defaultdict(dict)
     for item in (
-        BigHand.objects.filter(selection(filters, "result__"))
+        BigHand.objects.filter(
+            selection(filters, "result__"), guests_condition(filters, "result__")
+        )
         .values("result__member_id", "level")
         .annotate(n=Count("id"))
         .order_by()
@@ -264,6 +301,7 @@ def compute_standings(filters: Filters) -> list[StandingRow]:
             member_id=r["member_id"],
             name=names[r["member_id"]][0],
             furigana=names[r["member_id"]][1],
+            is_guest=names[r["member_id"]][2],
             games=r["games"],
             total=Decimal(r["total"]).quantize(TENTH, ROUND_HALF_UP),
             places=(r["p1"], r["p2"], r["p3"], r["p4"]),
@@ -272,6 +310,7 @@ def compute_standings(filters: Filters) -> list[StandingRow]:
             lasts=r["lasts"],
             place_sum=r["place_sum"],
             best_game=Decimal(r["best_game"]).quantize(TENTH, ROUND_HALF_UP),
+            worst_game=Decimal(r["worst_game"]).quantize(TENTH, ROUND_HALF_UP),
             highest_score=r["highest_score"],
             below_zero=r["below_zero"],
             chombo=r["chombo"],
@@ -308,6 +347,11 @@ class PlaceColumns:
         return cls(four=any(r.games4 for r in rows) or not three, three=three)
 
 
+def _by_hands_of(level: str) -> Callable[[StandingRow], tuple[int, int]]:
+    """Most big hands of ``level`` first."""
+    return lambda r: (-r.big_hands_of(level), r.position)
+
+
 SORT_KEYS = {
     "position": lambda r: (r.position,),
     "name": lambda r: (r.furigana, r.name),
@@ -321,6 +365,7 @@ SORT_KEYS = {
     "best_game": lambda r: (-r.best_game, r.position),
     "highest_score": lambda r: (-r.highest_score, r.position),
     "big_hands": lambda r: (-r.big_hand_total, r.position),
+    **{level: _by_hands_of(level) for level in HandLevel.values},
     "chombo": lambda r: (-r.chombo, r.position),
     "meets": lambda r: (-r.meets, r.position),
 }
@@ -352,10 +397,30 @@ def _three_not_wins(shown: Shown) -> bool:
     return shown.three and not shown.wins
 
 
+# The big hands' column headings: short, so that the A4 PDF's widest table (4- and 3-player
+# places) keeps every column on the page in English too (Japanese: 満貫 跳満 倍満 三倍満 役満).
+HAND_HEADINGS = {
+    HandLevel.MANGAN: pgettext_lazy("standings column", "Man"),
+    HandLevel.HANEMAN: pgettext_lazy("standings column", "Hane"),
+    HandLevel.BAIMAN: pgettext_lazy("standings column", "Bai"),
+    HandLevel.SANBAIMAN: pgettext_lazy("standings column", "San-bai"),
+    HandLevel.YAKUMAN: pgettext_lazy("standings column", "Yaku"),
+}
+
+
+def _hand_column(level: HandLevel) -> Column[StandingRow]:
+    """The count of one level of big hand (its key is the level: "mangan" … "yakuman")."""
+    return Column(
+        level.value, HAND_HEADINGS[level], lambda r: r.big_hands_of(level.value), sort=level.value
+    )
+
+
 NOT_ON_PDF = frozenset({Medium.PAGE, Medium.SHEET, Medium.CSV})  # the A4 page is narrower
 SHEET_ONLY = frozenset({Medium.SHEET})
 
-# The Excel's order: 3-player places at the end, below-zero (箱割れ) before attendance.
+# The Excel's order: 3-player places at the end, below-zero (箱割れ) before attendance; the big
+# hands by kind (満貫 … 役満, added in issue 29) after all of these, so that the columns people's
+# formulas point at keep their letters.
 SHEET_ORDER = (
     "position",
     "name",
@@ -382,6 +447,7 @@ SHEET_ORDER = (
     "three_place2",
     "three_place3",
     "average_place3",
+    *HandLevel.values,
 )
 # The PDF's order: the average P beside the total.
 PDF_ORDER = (
@@ -397,7 +463,10 @@ PDF_ORDER = (
 STANDINGS: Table[StandingRow] = Table(
     (
         Column("position", _("Rank"), lambda r: r.position, sort="position"),
-        Column("name", _("Name"), lambda r: r.name, Format.TEXT, sort="name", heads_row=True),
+        # A guest's name is marked 「（ゲスト）」 everywhere (shown only with ?guests=1).
+        Column(
+            "name", _("Name"), lambda r: r.listed_name, Format.TEXT, sort="name", heads_row=True
+        ),
         Column("games", _("Games"), lambda r: r.games, sort="games"),
         # A 1-0-0-0 group (カンターン) counts wins and the win rate instead of P.
         Column("wins", _("Wins"), lambda r: r.wins, when=_wins, sort="total", strong=True),
@@ -488,6 +557,8 @@ STANDINGS: Table[StandingRow] = Table(
             "below_zero", _("Below zero"), lambda r: r.below_zero, when=_not_wins, on=SHEET_ONLY
         ),
         Column("big_hands", _("Mangan or better"), lambda r: r.big_hand_total, sort="big_hands"),
+        # The big hands by kind, as the club's paper counted them: 満貫 跳満 倍満 三倍満 役満.
+        *(_hand_column(level) for level in HandLevel),
         Column("chombo", _("Chombo"), lambda r: r.chombo, sort="chombo"),
         Column("meets", _("Meets attended"), lambda r: r.meets, on=NOT_ON_PDF, sort="meets"),
     ),

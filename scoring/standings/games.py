@@ -9,8 +9,15 @@ from datetime import date
 from decimal import Decimal
 
 from scoring.models import BigHand
-from scoring.notation import COLUMNS, KIND_LABELS, SEAT_NAMES, MeetKind, format_big_hands
-from scoring.standings.club import TENTH, Filters, results_for, selection
+from scoring.notation import (
+    COLUMNS,
+    GUEST_MARK,
+    KIND_LABELS,
+    SEAT_NAMES,
+    MeetKind,
+    format_big_hands,
+)
+from scoring.standings.club import TENTH, Filters, guests_condition, results_for, selection
 from scoring.standings.columns import Column, Format, Medium, Table
 
 
@@ -33,6 +40,11 @@ class GameRow:
     rule_set: str
     deposits_held: int
     note: str
+    guest: bool = False  # the player is a guest: the name is written marked 「（ゲスト）」
+
+    @property
+    def listed_name(self) -> str:
+        return f"{self.name}{GUEST_MARK}" if self.guest else self.name
 
 
 def game_rows(filters: Filters) -> list[GameRow]:
@@ -61,6 +73,7 @@ def game_rows(filters: Filters) -> list[GameRow]:
         "rule_set__name",
         "hanchan__deposits_held",
         "hanchan__note",
+        "member__is_guest",
     )
     ordered = results.order_by(
         "played_on", "meet__kind", "hanchan__round_no", "hanchan__table_no", "seat"
@@ -81,18 +94,22 @@ def game_rows(filters: Filters) -> list[GameRow]:
             rule_set=v[11],
             deposits_held=v[12],
             note=v[13],
+            guest=v[14],
         )
         for v in ordered.values_list(*fields)
     ]
 
 
 def big_hand_list(filters: Filters) -> list[dict[str, object]]:
-    """Every mangan-or-better hand in the period, in date order (one query)."""
-    hands = BigHand.objects.filter(selection(filters, "result__"))
+    """Every mangan-or-better hand in the period, in date order (one query); guests' only
+    when the filters ask for guests, their names marked 「（ゲスト）」."""
+    hands = BigHand.objects.filter(
+        selection(filters, "result__"), guests_condition(filters, "result__")
+    )
     return [
         {
             "date": h.result.hanchan.meet.date,
-            "name": h.result.member.name,
+            "name": h.result.member.name + (GUEST_MARK if h.result.member.is_guest else ""),
             "level": h.get_level_display(),
             "yakuman_name": h.yakuman_name,
             "round_no": h.result.hanchan.round_no,
@@ -131,7 +148,8 @@ GAMES: Table[GameRow] = Table(
         Column("table", COLUMNS["table"][0], lambda g: g.table_no),
         Column("round", COLUMNS["round"][0], lambda g: g.round_no),
         Column("seat", COLUMNS["seat"][0], lambda g: SEAT_NAMES[g.seat], Format.TEXT),
-        Column("name", COLUMNS["name"][0], lambda g: g.name, Format.TEXT),
+        # A guest's name marked 「（ゲスト）」: the import reads the mark back.
+        Column("name", COLUMNS["name"][0], lambda g: g.listed_name, Format.TEXT),
         Column("score", COLUMNS["score"][0], lambda g: g.score, Format.POINTS),
         Column("place", "順位", lambda g: g.place, on=SHEET_ONLY),
         Column("total", "P", lambda g: g.total, Format.P, on=SHEET_ONLY),

@@ -103,9 +103,14 @@ class MeetSheet:
 
 
 def day_filters(meet: Meet) -> Filters:
-    """The filters of one meet's day: its date, its kind, its rule set's standings group."""
+    """The filters of one meet's day: its date, its kind, its rule set's standings group,
+    guests included: the day's sheet is the record of everyone who played (a guest's name
+    marked 「（ゲスト）」), as the paper sheet was; only the period's tables leave them out."""
     return Filters(
-        period=Period.between(meet.date, meet.date), kind=meet.kind, group=meet.rule_set.group
+        period=Period.between(meet.date, meet.date),
+        kind=meet.kind,
+        group=meet.rule_set.group,
+        guests=True,
     )
 
 

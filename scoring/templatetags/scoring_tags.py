@@ -3,7 +3,7 @@ of layout only (no arithmetic)."""
 
 from django import template
 
-from scoring.notation import meet_date, points, rate, seat_label, sign_class, signed_p
+from scoring.notation import meet_date, points, rate, seat_label, sign_class, signed, signed_p
 from scoring.standings import DayLine, GameLine
 
 register = template.Library()
@@ -15,6 +15,7 @@ register.filter("points", points)
 register.filter("sign_class", sign_class)
 register.filter("meet_date", meet_date)
 register.filter("rate", rate)
+register.filter("signed", signed)
 
 
 @register.filter

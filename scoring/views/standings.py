@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date
 from decimal import Decimal
 from typing import Any
@@ -16,7 +17,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
 from members.models import Member
@@ -35,14 +36,18 @@ from scoring.standings import (
     PeriodKind,
     PlaceColumns,
     Rating,
+    by_seat,
     compute_rating,
     compute_standings,
     counts_wins,
+    head_to_head,
     latest_day,
     member_games,
     member_record,
+    pair_matrix,
     rating_players,
     rating_rows,
+    recent_games,
     shown_for,
     sort_rating,
     sort_standings,
@@ -225,8 +230,11 @@ def member_ratings(filters: Filters, member: Member) -> list[Rating]:
 def member_detail(request: HttpRequest, pk: int) -> HttpResponse:
     member = get_object_or_404(Member, pk=pk)
     filters = filters_from(request)
+    if member.is_guest:  # a guest's own page counts their games whatever the switch says
+        filters = replace(filters, guests=True)
     record = member_record(member.pk, filters)
     latest = max((g.date for g in record.games), default=None)
+    least = ClubSettings.load().head_to_head_min
     pdf = f"{reverse('scoring:member-pdf', args=[member.pk])}?{query_for(filters)}"
     return render(
         request,
@@ -238,6 +246,10 @@ def member_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "wins": counts_wins(filters),
             "place_columns": PlaceColumns.of([record.summary] if record.summary else []),
             "downloads": [(_("PDF"), pdf)],
+            "pairs": head_to_head(filters, member.pk, least),
+            "pairs_least": least,
+            "seats": by_seat(filters, member.pk),
+            "recent": recent_games(member.pk, filters),
             "ratings": [
                 {
                     "rating": rating,
@@ -249,6 +261,39 @@ def member_detail(request: HttpRequest, pk: int) -> HttpResponse:
             ],
         },
     )
+
+
+@organizer_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def head_to_head_matrix(request: HttpRequest) -> HttpResponse:
+    """Head-to-head for the whole club, for the organizers: each cell is how many times the
+    row's player finished above the column's, of the games they sat together. The organizer
+    sets here how many games together a member's page asks of a tablemate (POST)."""
+    filters = filters_from(request)
+    club = ClubSettings.load()
+    if request.method == "POST":
+        least = query_number(request.POST.get("least"))
+        if least is None or not 1 <= least <= HEAD_TO_HEAD_MOST:
+            messages.error(
+                request,
+                _("Write a whole number from 1 to %(most)s.") % {"most": HEAD_TO_HEAD_MOST},
+            )
+        else:
+            club.head_to_head_min = least
+            club.save()
+            messages.success(
+                request,
+                _("Members' pages now list tablemates met %(n)s times or more.") % {"n": least},
+            )
+        return redirect(f"{reverse('scoring:head-to-head')}?{query_for(filters)}")
+    return render(
+        request,
+        "scoring/head_to_head.html",
+        {**context_for(filters), "matrix": pair_matrix(filters), "least": club.head_to_head_min},
+    )
+
+
+HEAD_TO_HEAD_MOST = 99  # the most games together a member's page may ask of a tablemate
 
 
 @require_safe

@@ -397,3 +397,26 @@ def test_a_three_player_rule_set_hides_the_north_rows(page: Page, live_server, m
     expect(page.locator('.extras tr[data-seat="3"]')).to_be_hidden()
     page.select_option("#id_rule_set", label="白樺会 四人打ち")
     expect(north).to_be_visible()
+
+
+def test_a_guest_new_to_the_score_book_is_added_at_the_table(page: Page, live_server, meet_of_four):
+    """北 is 大野 音, new: the live check says to tick 新しいゲスト below; ticked, the game saves
+    and 大野 is on the meet page (issue 29)."""
+    sign_in(page, live_server, "alice", "alice-pass-123")
+    page.goto(f"{live_server.url}/meets/{meet_of_four.pk}/games/new/")
+    for seat, (prefix, score) in enumerate(
+        [("ひがしや", "32600"), ("みなみ", "30000"), ("にし", "30000"), ("大野 音", "")]
+    ):
+        page.fill(f"#id_seat-{seat}-player", prefix)
+        if score:
+            page.fill(f"#id_seat-{seat}-score", score)
+    settlement = page.locator("#settlement")
+    expect(settlement).to_contain_text("その席の「新しいゲスト」にチェック")
+    page.get_by_text("錯和・満貫以上・預かり・備考・新しいゲスト").click()  # opens the section
+    page.get_by_label("北 新しいゲスト").check()
+    expect(settlement).to_contain_text("北：27,400 点")
+    page.get_by_role("button", name="保存（Enter）").click()
+    expect(page.locator(".message.success")).to_contain_text("を保存しました")
+    expect(page.locator(".message.info")).to_contain_text("出席に追加しました：大野 音")
+    expect(page.locator("article.game").first).to_contain_text("大野 音")
+    assert Member.objects.get(name="大野 音").is_guest

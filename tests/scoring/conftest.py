@@ -97,6 +97,38 @@ def every_rule(people, club_rule):
 
 
 @pytest.fixture
+def guest_season(club_rule) -> dict[str, Member]:
+    """Four games on 2025-04-09 (水曜会, table 1) under the club's rule (30,000 returned,
+    +30/+10/−10/−30), seats 東 南 西 北 in the order written; 大野 is a guest (ゲスト).
+
+    R1 東 相川 40,000 (1, +40)  南 井上 35,000 (2, +15)  西 上田 25,000 (3, −15)  北 江藤 20,000 (4, −40)
+    R2 東 井上 45,000 (1, +45)  南 上田 35,000 (2, +15)  西 相川 25,000 (3, −15)  北 大野 15,000 (4, −45)
+    R3 東 大野 50,000 (1, +50, 満貫)  南 井上 38,000 (2, +18, 跳満)  西 上田 34,000 (3, −6)
+       北 相川 −2,000 (4, −62: below zero)
+    R4 東 江藤 48,000 (1, +48, 倍満)  南 相川 32,000 (2, +12, 満貫 and 役満 大三元)
+       西 井上 22,000 (3, −18)  北 上田 18,000 (4, −42)
+
+    Totals: 井上 +60 (4 games), 江藤 +8 (2), 大野 +5 (2, guest), 相川 −25 (4), 上田 −48 (4).
+    """
+    names = [
+        ("相川 愛", "あいかわ"),
+        ("井上 一", "いのうえ"),
+        ("上田 卯", "うえだ"),
+        ("江藤 栄", "えとう"),
+    ]
+    a, b, c, d = (Member.objects.create(name=n, furigana=k) for n, k in names)
+    g = Member.objects.create(name="大野 音", furigana="おおの", is_guest=True)
+    wed = Meet.objects.create(date="2025-04-09", kind="wed", rule_set=club_rule)
+    play(wed, 1, 1, club_rule, [a, b, c, d], [40_000, 35_000, 25_000, 20_000])
+    play(wed, 1, 2, club_rule, [b, c, a, g], [45_000, 35_000, 25_000, 15_000])
+    hands3 = {0: [("mangan", "")], 1: [("haneman", "")]}
+    play(wed, 1, 3, club_rule, [g, b, c, a], [50_000, 38_000, 34_000, -2_000], hands=hands3)
+    hands4 = {0: [("baiman", "")], 1: [("mangan", ""), ("yakuman", "大三元")]}
+    play(wed, 1, 4, club_rule, [d, a, b, c], [48_000, 32_000, 22_000, 18_000], hands=hands4)
+    return {"A": a, "B": b, "C": c, "D": d, "G": g}
+
+
+@pytest.fixture
 def award_season(club_rule):
     """The awards' small season (tests/scoring/standings/test_awards.py tells its figures): Two meets of 2025 上期, four games; G is a guest. Returns the members by letter."""
     people = {

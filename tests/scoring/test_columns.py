@@ -57,9 +57,14 @@ def test_the_excel_keeps_its_standings_header():
         "最高持ち点",
         "箱割れ",
         "出席回数",
+        "満貫",
+        "跳満",
+        "倍満",
+        "三倍満",
+        "役満",
     ]
     three = headings(STANDINGS.shown(Medium.SHEET, Shown(three=True)))
-    assert three[-4:] == ["三人打ち1位", "三人打ち2位", "三人打ち3位", "三人打ち平均順位"]
+    assert three[-9:-5] == ["三人打ち1位", "三人打ち2位", "三人打ち3位", "三人打ち平均順位"]
 
 
 def test_the_page_shows_the_standings_in_its_order():
@@ -80,6 +85,11 @@ def test_the_page_shows_the_standings_in_its_order():
         "best_game",
         "highest_score",
         "big_hands",
+        "mangan",
+        "haneman",
+        "baiman",
+        "sanbaiman",
+        "yakuman",
         "chombo",
         "meets",
     ]
@@ -97,6 +107,11 @@ def test_a_group_counting_wins_shows_wins_and_the_win_rate_instead_of_p():
         "three_place2",
         "three_place3",
         "big_hands",
+        "mangan",
+        "haneman",
+        "baiman",
+        "sanbaiman",
+        "yakuman",
         "chombo",
         "meets",
     ]
@@ -141,7 +156,7 @@ def test_a_value_is_written_by_its_kind(kind, value, page, sheet, csv):
 
 def test_each_cell_is_written_once_with_its_class():
     class Row:
-        position, name, games, total, places, average = (
+        position, listed_name, games, total, places, average = (
             1,
             "青木",
             2,
@@ -219,7 +234,7 @@ def test_a_column_added_to_the_declaration_is_on_the_page_in_the_pdf_excel_and_c
 
 def test_a_rows_cells_are_joined_once_as_html_around_its_heading():
     class Row:
-        position, name, games = 1, "<青木>", 2
+        position, listed_name, games = 1, "<青木>", 2
 
     columns = [STANDINGS.by_key[k] for k in ("position", "name", "games")]
     line = lay_out(columns, [Row()]).lines[0]

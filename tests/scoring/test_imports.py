@@ -597,3 +597,38 @@ def test_names_match_whatever_their_spaces_and_width(db):
     again[4] = again[4].replace("佐藤太郎", "佐藤 太郎")
     import_results("\n".join(again).encode(), create_members=True)
     assert Member.objects.count() == 4
+
+
+def test_a_guest_keeps_the_mark_through_the_csv_round_trip(guest_season):
+    """The games CSV writes 大野 音（ゲスト） (a guest) on both of 大野's rows (rounds 2 and 3);
+    imported into an empty score book, 大野 is made a guest again and the other four members,
+    and the export is the same file."""
+    _, _, first = render_games_csv(Filters())
+    lines = first.decode("utf-8-sig").splitlines()
+    assert sum("大野 音（ゲスト）" in line for line in lines) == 2
+    assert sum("相川 愛" in line for line in lines) == 4
+    Meet.objects.all().delete()
+    Member.objects.all().delete()
+    plan = import_results(first, create_members=True)
+    assert sorted(plan.new_members) == sorted(
+        ["相川 愛", "井上 一", "上田 卯", "江藤 栄", "大野 音"]
+    )
+    guests = dict(Member.objects.values_list("name", "is_guest"))
+    assert guests == {
+        "相川 愛": False,
+        "井上 一": False,
+        "上田 卯": False,
+        "江藤 栄": False,
+        "大野 音": True,
+    }
+    _, _, second = render_games_csv(Filters())
+    assert second == first
+
+
+def test_a_name_marked_as_a_guest_matches_the_member_without_the_mark(guest_season):
+    """「大野 音(ゲスト)」 (half-width too) is the member 大野 音, not a new one."""
+    _, _, data = render_games_csv(Filters())
+    text = data.decode("utf-8-sig").replace("大野 音（ゲスト）", "大野 音(ゲスト)")
+    Meet.objects.all().delete()
+    plan = plan_import(text.encode())
+    assert plan.ok and plan.new_members == []

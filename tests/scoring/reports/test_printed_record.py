@@ -33,10 +33,11 @@ TIED_JA = (
 
 def test_a_three_player_place_is_marked_on_the_members_page(three_systems, member_client):
     """相川 was last (3位) at a 3-player table on 2025-04-09: her daily line says （三人）; her
-    4-player games do not."""
+    4-player games do not. The game is on the page twice: in the recent games (issue 29) and
+    in the daily sheet."""
     page = member_client.get(f"/members/{three_systems.pk}/?period=2025-H1").content.decode()
     assert '<td class="num">3（三人）</td>' in page
-    assert page.count("（三人）") == 1  # only the one 3-player game
+    assert page.count("（三人）") == 2  # only the one 3-player game, in both lists
 
 
 @pytest.mark.slow  # makes a PDF
@@ -176,7 +177,8 @@ def printed_font_size(sheet) -> float:
 
 
 def test_the_standings_sheet_prints_readably_with_the_names_on_every_page(three_systems):
-    """The rule: the 成績表 (here with 4- and 3-player columns, all 23) prints its 11 pt font
+    """The rule: the 成績表 (here with 4- and 3-player columns and the big hands by kind, all
+    28) prints its 11 pt font
     at 8 pt or more (estimated by ``printed_font_size``; fitted to one page, as before, it
     was about 5.6 pt), on pages that each repeat the rank and name columns (print titles)
     as they repeat the header row; the pages across come one after the other (over, then
@@ -184,7 +186,7 @@ def test_the_standings_sheet_prints_readably_with_the_names_on_every_page(three_
     columns wide, stay fitted to one page's width."""
     book = load_workbook(io.BytesIO(render_standings_xlsx(Filters(period=H1))[2]))
     sheet = book["成績表"]
-    assert sheet.max_column == 23
+    assert sheet.max_column == 28
     assert sheet.print_title_cols.replace("$", "") == "A:B"
     assert [c.value for c in sheet[TITLE_ROWS + 1]][:2] == ["順位", "氏名"]
     assert sheet.print_title_rows.replace("$", "") == f"{TITLE_ROWS + 1}:{TITLE_ROWS + 1}"

@@ -107,8 +107,11 @@ def test_the_excel_of_each_group(three_systems):
     _f, _t, data = render_standings_xlsx(Filters(period=H1), with_members=False)
     rows = sheet_rows(data)
     assert rows[0][:11] == FIRST_COLUMNS
-    assert rows[0][: len(standings_header())] == standings_header()
-    assert rows[0][-4:] == ["三人打ち1位", "三人打ち2位", "三人打ち3位", "三人打ち平均順位"]
+    kinds = ["満貫", "跳満", "倍満", "三倍満", "役満"]  # at the very end (issue 29)
+    assert standings_header()[-5:] == kinds
+    assert rows[0][: len(standings_header()) - 5] == standings_header()[:-5]
+    assert rows[0][-9:-5] == ["三人打ち1位", "三人打ち2位", "三人打ち3位", "三人打ち平均順位"]
+    assert rows[0][-5:] == kinds
     a = next(r for r in rows if r[1] == "相川 愛")
     header = rows[0]
     assert a[header.index("合計P")] == -5.0

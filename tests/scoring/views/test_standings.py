@@ -134,10 +134,12 @@ def test_query_counts_do_not_grow_with_the_club(
     # the test transaction wraps in a SAVEPOINT and its RELEASE; and the standings group
     # with its rule sets (two); and the login's own member, for the menu's 自分の成績 (one).
     # The member page also rates the group's games, 4- and 3-player apart: the results in
-    # order, the games' dates and the rated members' names, for each (six, at most).
+    # order, the games' dates and the rated members' names, for each (six, at most); and it
+    # adds the club's settings, head-to-head (two), by seat and the recent games (issue 29:
+    # five).
     with django_assert_max_num_queries(14):
         assert member_client.get("/standings/?period=2025-H2").status_code == 200
-    with django_assert_max_num_queries(22):
+    with django_assert_max_num_queries(27):
         assert member_client.get(f"/members/{people[0].pk}/?period=2025-H2").status_code == 200
     with django_assert_max_num_queries(14):
         assert member_client.get("/").status_code == 200

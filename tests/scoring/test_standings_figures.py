@@ -1,0 +1,110 @@
+"""The standings' figures of issue 29: big hands by kind, busts and the worst game, and guests
+left out unless asked for. The season is ``guest_season`` (tests/scoring/conftest.py), every
+figure worked out there by hand."""
+
+from decimal import Decimal
+
+import pytest
+
+from scoring.models import Meet
+from scoring.standings import (
+    STANDINGS,
+    Filters,
+    Medium,
+    Shown,
+    big_hand_list,
+    compute_standings,
+    meet_sheet,
+)
+from tests.builders import row_of
+
+pytestmark = pytest.mark.django_db
+D = Decimal
+LEVELS = ["mangan", "haneman", "baiman", "sanbaiman", "yakuman"]
+
+
+def test_big_hands_are_counted_by_kind(guest_season):
+    """相川 満貫 1 and 役満 1; 井上 跳満 1; 江藤 倍満 1; nobody 三倍満."""
+    rows = compute_standings(Filters(guests=True))
+    by_kind = {r.name: [r.big_hands_of(level) for level in LEVELS] for r in rows}
+    assert by_kind == {
+        "井上 一": [0, 1, 0, 0, 0],
+        "江藤 栄": [0, 0, 1, 0, 0],
+        "大野 音": [1, 0, 0, 0, 0],
+        "相川 愛": [1, 0, 0, 0, 1],
+        "上田 卯": [0, 0, 0, 0, 0],
+    }
+    a = row_of(rows, guest_season["A"])
+    assert a.big_hand_total == 2  # the total stays
+    assert a.big_hand_kinds == [("満貫", 1), ("役満", 1)]  # what the member page lists
+
+
+def test_every_medium_has_a_column_per_kind_of_big_hand(guest_season):
+    """The page, the PDF, the Excel and the CSV all read the one declaration: 満貫 跳満 倍満
+    三倍満 役満 after 満貫以上 (in the Excel at the very end: its older columns keep their
+    letters), and a row's value is its count."""
+    row = row_of(compute_standings(Filters()), guest_season["A"])
+    for medium in Medium:
+        columns = STANDINGS.shown(medium, Shown())
+        keys = [c.key for c in columns]
+        at = len(keys) - 5 if medium == Medium.SHEET else keys.index("big_hands") + 1
+        assert keys[at : at + 5] == LEVELS, medium
+        assert [c.value(row) for c in columns[at : at + 5]] == [1, 0, 0, 0, 1]
+        assert columns[keys.index("big_hands")].value(row) == 2
+    sheet = STANDINGS.shown(Medium.SHEET, Shown())
+    assert [str(c.heading) for c in sheet[-5:]] == ["満貫", "跳満", "倍満", "三倍満", "役満"]
+
+
+def test_guests_are_left_out_by_default_and_switched_in(guest_season):
+    """Without guests: 井上 +60, 江藤 +8, 相川 −25, 上田 −48 (the sum is not zero: 大野 took
+    −45 + 50 = +5 of it). With them, 大野 +5 stands 3rd, marked 「（ゲスト）」."""
+    members = compute_standings(Filters())
+    assert [(r.position, r.name, r.total) for r in members] == [
+        (1, "井上 一", D("60.0")),
+        (2, "江藤 栄", D("8.0")),
+        (3, "相川 愛", D("-25.0")),
+        (4, "上田 卯", D("-48.0")),
+    ]
+    everyone = compute_standings(Filters(guests=True))
+    assert [(r.position, r.listed_name, r.total) for r in everyone] == [
+        (1, "井上 一", D("60.0")),
+        (2, "江藤 栄", D("8.0")),
+        (3, "大野 音（ゲスト）", D("5.0")),
+        (4, "相川 愛", D("-25.0")),
+        (5, "上田 卯", D("-48.0")),
+    ]
+    assert sum(r.total for r in everyone) == 0
+    # The tablemates' places stand as played: 相川 1, 3, 4, 2 either way.
+    for rows in (members, everyone):
+        assert row_of(rows, guest_season["A"]).places == (1, 1, 1, 1)
+    # 大野's 満貫 is not counted without guests.
+    assert sum(r.big_hands_of("mangan") for r in members) == 1
+    assert sum(r.big_hands_of("mangan") for r in everyone) == 2
+
+
+def test_busts_and_the_worst_game(guest_season):
+    """相川: one game of four below zero (−2,000 in round 3): 箱割れ 1, rate .250; best game
+    +40.0 (round 1), worst −62.0 (round 3)."""
+    a = row_of(compute_standings(Filters()), guest_season["A"])
+    assert (a.below_zero, a.below_zero_rate) == (1, D("0.250"))
+    assert (a.best_game, a.worst_game, a.highest_score) == (D("40.0"), D("-62.0"), 40_000)
+
+
+def test_the_big_hand_list_leaves_guests_out_unless_asked(guest_season):
+    """The report's 満貫以上 list: R3 大野 満貫 (a guest), 井上 跳満; R4 江藤 倍満, 相川 満貫 and 役満."""
+    names = [h["name"] for h in big_hand_list(Filters())]
+    assert names == ["井上 一", "江藤 栄", "相川 愛", "相川 愛"]
+    names = [h["name"] for h in big_hand_list(Filters(guests=True))]
+    assert names[0] == "大野 音（ゲスト）" and len(names) == 5
+
+
+def test_the_meets_day_sheet_keeps_its_guests(guest_season):
+    """The day's standings of 2025-04-09 list everyone who played, 大野 (+5.0) marked."""
+    rows = meet_sheet(Meet.objects.get()).day_rows
+    assert [(r.listed_name, r.total) for r in rows] == [
+        ("井上 一", D("60.0")),
+        ("江藤 栄", D("8.0")),
+        ("大野 音（ゲスト）", D("5.0")),
+        ("相川 愛", D("-25.0")),
+        ("上田 卯", D("-48.0")),
+    ]
