@@ -13,7 +13,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('members', '0003_text_without_format_characters'),
-        ('scoring', '0021_default_awards'),
+        ('scoring', '0022_head_to_head_min'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
