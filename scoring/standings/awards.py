@@ -27,7 +27,6 @@ from enum import StrEnum
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from members.models import Member
 from scoring.models import Award, Measure
 from scoring.notation import HandLevel, points, signed_p
 from scoring.standings.club import Filters, StandingRow, compute_standings, results_for
@@ -166,15 +165,9 @@ def min_games_for(award: Award, meets_held: int) -> int:
 
 
 def season_for(filters: Filters) -> Season:
-    """The standings rows and meets held of ``filters`` (five queries)."""
+    """The standings rows (guests left out unless ``filters.guests``, as the standings do)
+    and meets held of ``filters`` (four queries)."""
     rows = compute_standings(filters)
-    if not filters.guests:
-        guests = set(
-            Member.objects.filter(pk__in=[r.member_id for r in rows], is_guest=True).values_list(
-                "pk", flat=True
-            )
-        )
-        rows = [r for r in rows if r.member_id not in guests]
     meets_held = results_for(filters).values("meet_id").distinct().count()
     return Season(filters, rows, meets_held)
 

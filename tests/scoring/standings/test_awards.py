@@ -147,10 +147,10 @@ def test_the_fiscal_year_counts_the_same_games(results, award_season):
 
 
 def test_a_fixed_number_of_queries(award_season, club_rule, django_assert_num_queries):
-    # the club's group and its rule sets, the standings (three), the guests, the meets held,
-    # the awards, and the rating at the period's end (the results in order, the games' heads,
+    # the club's group and its rule sets, the standings (three), the meets held, the awards,
+    # and the rating at the period's end (the results in order, the games' heads,
     # the names)
-    with django_assert_num_queries(11):
+    with django_assert_num_queries(10):
         compute_awards(Filters(period=H1))
     # Eight more players, one of them a guest, and a meet more: the same number.
     more = [
@@ -159,7 +159,7 @@ def test_a_fixed_number_of_queries(award_season, club_rule, django_assert_num_qu
     meet = Meet.objects.create(date=date(2025, 5, 14), kind="wed", rule_set=club_rule)
     play(meet, 1, 1, club_rule, more[:4], [40000, 30000, 30000, 20000])
     play(meet, 2, 1, club_rule, more[4:], [40000, 30000, 30000, 20000])
-    with django_assert_num_queries(11):
+    with django_assert_num_queries(10):
         results = compute_awards(Filters(period=H1))
     # 3 meets × 2 × 0.70 = 4.2 → 5 games: nobody has them (A and B 3, the others 1 or 2).
     found, result = winners(results, Measure.AVERAGE_PLACE)
