@@ -28,6 +28,7 @@ exactly as a fraction of those integers and rounded once, to a hundredth, half a
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -233,3 +234,41 @@ def average_text(table_sum: int, players: int) -> str:
         digits = f"{part:04d}".rstrip("0").ljust(2, "0")
         return f"{sign}{whole}.{digits}"
     return f"{format_r(table_sum)} ÷ {players}"
+
+
+# --- 段位: an optional ladder of ranks by R, a setting of the standings group -------------
+
+
+class BadLadder(ValueError):
+    """A ladder that cannot be read; the message says where."""
+
+
+LADDER_STEP = re.compile(
+    r"\s*(?P<name>[^\s,、，][^,、，]*?)\s+(?P<r>[0-9]{3,5}(?:\.[0-9]{1,2})?)\s*"
+)
+
+
+def parse_ladder(text: str) -> list[tuple[str, int]]:
+    """The 段位 ladder as the organizer writes it: a rank's name and the R it starts at,
+    separated by 「、」 or commas, lowest first: 「初段 1600、二段 1700、三段 1800」. Returns
+    (name, R in hundredths), lowest first; empty for no ladder. Raises ``BadLadder``."""
+    steps: list[tuple[str, int]] = []
+    for part in re.split(r"[,、，\n]", text.strip()) if text.strip() else []:
+        found = LADDER_STEP.fullmatch(part)
+        if found is None:
+            raise BadLadder(part.strip())
+        whole, _dot, cents = found["r"].partition(".")
+        r = int(whole) * 100 + int(cents.ljust(2, "0") or 0)
+        if steps and r <= steps[-1][1]:
+            raise BadLadder(part.strip())
+        steps.append((found["name"], r))
+    return steps
+
+
+def rank_at(ladder: Sequence[tuple[str, int]], r: int) -> int:
+    """How many steps of ``ladder`` an R of ``r`` (hundredths) has reached: 0 below the first."""
+    reached = 0
+    for _name, start in ladder:
+        if r >= start:
+            reached += 1
+    return reached

@@ -12,7 +12,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
-from scoring import rules
+from scoring import rating, rules
 from scoring.notation import SEAT_NAMES, seat_label
 
 # Messages for rules.InvalidGame codes. Figures are formatted before they go in.
@@ -59,6 +59,21 @@ def invalid_game_error(error: rules.InvalidGame) -> ValidationError:
     return ValidationError(message, code=error.code, params=params)
 
 
+def ladder_validator(text: str) -> None:
+    """A 段位 ladder must read (``rating.parse_ladder``)."""
+    try:
+        rating.parse_ladder(text)
+    except rating.BadLadder as error:
+        raise ValidationError(
+            _(
+                "“%(step)s” is not a rank and the rating it starts at, above the one before "
+                "(e.g. 初段 1600、二段 1700)."
+            ),
+            code="bad_ladder",
+            params={"step": str(error)},
+        ) from error
+
+
 class StandingsGroup(models.Model):
     """成績グループ: rule sets whose points may be added up in one standings table.
 
@@ -69,6 +84,16 @@ class StandingsGroup(models.Model):
 
     name = models.CharField(_("name"), max_length=60, unique=True)
     description = models.TextField(_("description"), blank=True)
+    dan_ladder = models.CharField(
+        _("段位 ladder"),
+        max_length=200,
+        blank=True,
+        validators=[ladder_validator],
+        help_text=_(
+            "Optional: each rank and the rating it starts at, lowest first, e.g. "
+            "初段 1600、二段 1700、三段 1800. The half-year report lists the promotions."
+        ),
+    )
 
     history = HistoricalRecords()
 

@@ -35,6 +35,7 @@ from scoring.standings import (
     Period,
     PeriodKind,
     PlaceColumns,
+    Promotion,
     SheetGame,
     SheetRound,
     StandingRow,
@@ -46,6 +47,7 @@ from scoring.standings import (
     meet_sheet,
     member_record,
     member_records,
+    promotions,
     rule_text,
     shown_for,
     tied_note,
@@ -213,6 +215,7 @@ def render_standings_pdf(
         "cover": with_members,
         "ranked": len(rows),
         "awards": award_lines(compute_awards(filters)) if _has_awards(filters.period) else None,
+        "promotions": _promotions(filters) if _has_awards(filters.period) else [],
     }
     kind = "monthly" if monthly else "standings"
     return (
@@ -300,6 +303,15 @@ def render_notice_pdf(month: date, meets: Sequence[Meet]) -> tuple[str, str, byt
 
 
 # --- awards (表彰) ---------------------------------------------------------------------------
+
+
+def _promotions(filters: Filters) -> list[Promotion]:
+    """昇段 in the period, when the group keeps a 段位 ladder (guests only with the switch)."""
+    group = filters.standings_group
+    if group is None or not group.dan_ladder:
+        return []
+    period = filters.period
+    return promotions(group, period.start, period.end, guests=filters.guests)
 
 
 def _has_awards(period: Period) -> bool:

@@ -30,7 +30,7 @@ from django.utils.translation import ngettext
 from scoring.models import Award, Measure
 from scoring.notation import HandLevel, points, signed_p
 from scoring.standings.club import Filters, StandingRow, compute_standings, results_for
-from scoring.standings.rating import compute_rating
+from scoring.standings.rating import compute_rating, main_players
 
 
 @dataclass(frozen=True)
@@ -91,8 +91,9 @@ def _rating_at_the_end(season: Season) -> dict[int, Decimal]:
     if group is None or not season.rows:
         return {}
     rule_sets = season.filters.group_rule_sets
-    players = 4 if any(r.players == 4 for r in rule_sets) or not rule_sets else 3
-    rated = compute_rating(group, players, rule_sets=rule_sets, until=season.filters.period.end)
+    rated = compute_rating(
+        group, main_players(rule_sets), rule_sets=rule_sets, until=season.filters.period.end
+    )
     playing = {r.member_id for r in season.rows}
     return {row.member_id: Decimal(row.r) / 100 for row in rated.rows if row.member_id in playing}
 

@@ -19,6 +19,7 @@ from datetime import date, datetime
 from itertools import groupby
 from operator import itemgetter
 from pathlib import Path
+from typing import cast
 
 from django.core.cache import cache
 from django.db import transaction
@@ -377,3 +378,72 @@ def sort_rating(rows: list[RatingRow], key: str) -> list[RatingRow]:
     """Reorder for display (positions stay). Unknown keys keep the order."""
     sort_key = RATING_SORT_KEYS.get(key)
     return sorted(rows, key=sort_key) if sort_key else rows
+
+
+def main_players(rule_sets: Sequence[RuleSet]) -> int:
+    """The table size of a group's main rating: 4-player where it has 4-player rule sets."""
+    return 4 if any(r.players == 4 for r in rule_sets) or not rule_sets else 3
+
+
+@dataclass(frozen=True)
+class Promotion:
+    """昇段: a member reached a step of the group's 段位 ladder for the first time."""
+
+    member_id: int
+    name: str
+    rank: str
+    day: date
+    r: int  # hundredths, after the game that reached it
+
+    @property
+    def r_text(self) -> str:
+        return rating.format_r(self.r)
+
+
+def promotions(
+    group: StandingsGroup, start: date | None, end: date | None, guests: bool = False
+) -> list[Promotion]:
+    """The promotions of ``group``'s 段位 ladder (``StandingsGroup.dan_ladder``) from ``start``
+    to ``end``, in its main rating (``main_players``), in the order they came: a member holds
+    the highest step their R ever reached (a rank is not lost again), so a step is a promotion
+    on the day R first reaches it. Empty when the group has no ladder. Guests are rated, and
+    left out of the list unless ``guests``."""
+    ladder = rating.parse_ladder(group.dan_ladder)
+    if not ladder:
+        return []
+    rule_sets = list(RuleSet.objects.filter(group=group))
+    players = main_players(rule_sets)
+    results = HanchanResult.objects.filter(
+        rule_set__in=[r.pk for r in rule_sets if r.players == players]
+    )
+    if end is not None:
+        results = results.filter(played_on__lte=end)
+    ratings: dict[int, Standing] = {}
+    held: dict[int, int] = {}
+    found: list[tuple[int, int, date, int]] = []
+    for _game, seats in groupby(in_order(results, "played_on"), key=itemgetter(0)):
+        game = list(seats)
+        members = [line[1] for line in game]
+        rating.rate_quickly(ratings, players, members, tuple(line[2] for line in game))
+        day = cast(date, game[0][4])  # in_order's extra column: the result's "played_on"
+        for member in members:
+            reached = rating.rank_at(ladder, ratings[member].r)
+            if reached > held.get(member, 0):
+                if start is None or day >= start:
+                    found += [
+                        (member, step, day, ratings[member].r)
+                        for step in range(held.get(member, 0), reached)
+                    ]
+                held[member] = reached
+    people = {
+        pk: (name, furigana, is_guest)
+        for pk, name, furigana, is_guest in Member.objects.filter(
+            pk__in={m for m, *_rest in found}
+        ).values_list("pk", "name", "furigana", "is_guest")
+    }
+    found.sort(key=lambda p: (p[2], people[p[0]][1], p[1]))  # day, 五十音, step
+    return [
+        Promotion(member, people[member][0], ladder[step][0], day, r)
+        for member, step, day, r in found
+        if guests or not people[member][2]
+    ]

@@ -6,12 +6,15 @@ import pytest
 
 from scoring.rating import (
     START,
+    BadLadder,
     Standing,
     average_text,
     change_for,
     correction,
     format_change,
     format_r,
+    parse_ladder,
+    rank_at,
     rate,
     rate_game,
     rate_quickly,
@@ -176,3 +179,27 @@ def test_the_quick_path_agrees_with_the_worked_one():
         rate_quickly(quick, players, members, places)
         assert rs(worked) == rs(quick)
     assert max(s.games for s in quick.values()) > 400
+
+
+def test_a_ladder_is_read_lowest_first():
+    assert parse_ladder("初段 1600、二段 1700、三段 1800.5") == [
+        ("初段", 160_000),
+        ("二段", 170_000),
+        ("三段", 180_050),
+    ]
+    assert parse_ladder("  ") == []
+    assert parse_ladder("1級 1500, 初段 1600") == [("1級", 150_000), ("初段", 160_000)]
+    for wrong in ("初段", "初段 1600、二段 1550", "初段 1600、二段 1600", "初段 16OO"):
+        with pytest.raises(BadLadder):
+            parse_ladder(wrong)
+
+
+def test_the_steps_an_r_has_reached():
+    ladder = parse_ladder("初段 1600、二段 1700")
+    assert [rank_at(ladder, r) for r in (159_999, 160_000, 169_999, 170_000, 250_000)] == [
+        0,
+        1,
+        1,
+        2,
+        2,
+    ]

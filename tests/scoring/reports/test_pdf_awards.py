@@ -6,6 +6,7 @@ from decimal import Decimal
 
 import pytest
 
+from scoring.models import StandingsGroup
 from scoring.reports.pdf import body_layout, render_standings_pdf, vertical_columns
 from scoring.standings import Filters, Period
 from tests.builders import pdf_text
@@ -48,3 +49,22 @@ def test_the_half_year_report_in_parts_has_the_awards(award_season):
 def test_the_monthly_report_has_no_awards(award_season):
     _name, _type, data = render_standings_pdf(Filters(period=Period.month(2025, 4)))
     assert "最高ポイント賞" not in pdf_text(data)
+
+
+@pytest.mark.slow
+def test_the_half_year_report_lists_the_promotions_of_the_ladder(award_season):
+    """With 初段 at 1510 and 二段 at 1530 (tests/scoring/standings/test_rating.py works the
+    season's R): E reaches both on 4/23 at R 1530.24; without a ladder there is no list."""
+    group = StandingsGroup.club()
+    half = Filters(period=Period.half(2025, 1))
+    without = pdf_text(render_standings_pdf(half, with_members=False)[2])
+    assert "昇段" not in without
+    group.dan_ladder = "初段 1510、二段 1530"
+    group.save()
+    half = Filters(period=Period.half(2025, 1))  # the group read again
+    text = pdf_text(render_standings_pdf(half, with_members=False)[2])
+    assert "昇段" in text
+    lines = [line for line in text.splitlines() if "E 会員" in line and "段" in line]
+    assert any(
+        "2025年4月23日" in line and "二段" in line and "1530.24" in line for line in lines
+    ), lines

@@ -5,6 +5,7 @@ from datetime import date
 
 import pytest
 from django.core.cache import cache
+from django.core.exceptions import ValidationError
 
 from scoring.models import Meet, PlayerEntry, StandingsGroup
 from scoring.standings import (
@@ -14,7 +15,7 @@ from scoring.standings import (
     rating_rows,
     sort_rating,
 )
-from scoring.standings.rating import RatingState, record_fingerprint
+from scoring.standings.rating import RatingState, promotions, record_fingerprint
 from tests.builders import CLUB3, play, rule
 
 
@@ -157,3 +158,39 @@ def test_the_kept_state_never_outlives_a_change(rated, club_rule):
     agrees()
     rated["game1"].remove()
     agrees()
+
+
+def test_promotions_of_the_ladder_on_the_awards_season(award_season):
+    """R over the awards' season (worked in tests/scoring/standings/test_awards.py): after
+    4/9 table 1 A 1530.00, B 1510.00; after 4/9 table 2 B 1539.69; after 4/23 E 1530.24.
+    With 初段 at 1510 and 二段 at 1530, A reaches both on 4/9, B 初段 on 4/9 at its first game
+    and 二段 at its second, E both on 4/23; the guest G (1470.24) none."""
+    group = StandingsGroup.club()
+    group.dan_ladder = "初段 1510、二段 1530"
+    group.save()
+    got = [
+        (p.name.split()[0], p.rank, p.day.day, p.r_text)
+        for p in promotions(group, date(2025, 4, 1), date(2025, 9, 30))
+    ]
+    assert got == [
+        ("A", "初段", 9, "1530.00"),
+        ("A", "二段", 9, "1530.00"),
+        ("B", "初段", 9, "1510.00"),
+        ("B", "二段", 9, "1539.69"),
+        ("E", "初段", 23, "1530.24"),
+        ("E", "二段", 23, "1530.24"),
+    ]
+    # From 4/10 on, only E's: A and B held their ranks before.
+    later = promotions(group, date(2025, 4, 10), date(2025, 9, 30))
+    assert [(p.name.split()[0], p.rank) for p in later] == [("E", "初段"), ("E", "二段")]
+    group.dan_ladder = ""
+    group.save()
+    assert promotions(group, None, None) == []
+
+
+def test_a_ladder_that_does_not_read_is_refused(club_rule):
+    group = StandingsGroup.club()
+    group.dan_ladder = "初段 1600、二段 1500"
+    with pytest.raises(ValidationError) as refused:
+        group.full_clean()
+    assert "「二段 1500」" in str(refused.value) or "二段 1500" in str(refused.value)
