@@ -1,10 +1,11 @@
 """In Chromium: a member (会員) opens their own page from the menu and sees their rating, R
-and its chart, and the rating table from the standings."""
+and its chart, their head-to-head, and the rating table from the standings."""
 
 import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import Browser, Page, expect
 
+from scoring.models import ClubSettings
 from tests.builders import axe_violations, sign_in
 
 pytestmark = [
@@ -19,6 +20,9 @@ def test_a_member_sees_their_r_and_its_chart(page: Page, live_server, club):
     aoki = club[0]
     aoki.user = User.objects.get(username="bob")
     aoki.save()
+    settings = ClubSettings.load()
+    settings.head_to_head_min = 2  # the two games of the fixture
+    settings.save()
     sign_in(page, live_server, "bob", "bob-pass-123")
     page.get_by_role("link", name="自分の成績").first.click()
     section = page.locator("#rating")
@@ -32,8 +36,12 @@ def test_a_member_sees_their_r_and_its_chart(page: Page, live_server, club):
     page.wait_for_function(
         "img => img.complete && img.naturalWidth > 100", arg=chart.element_handle(), timeout=10_000
     )
-    section.get_by_text("半荘ごとの増減 (検算用)").click()
+    section.get_by_text("半荘ごとの増減（検算用）").click()
     expect(section).to_contain_text("(−30 + (1500.00 − 1530.00) ÷ 40) × 0.998 = −30.69")
+    # Head-to-head: 1st then 4th against the same three, each of them above once, below once.
+    pairs = page.locator("section.head-to-head li")
+    expect(pairs).to_have_count(3)
+    expect(pairs.first).to_contain_text("同卓 2 回・上位 1 回")
     section.get_by_role("link", name="レーティング表").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("レーティング")
     expect(page.locator("table.rating tbody tr")).to_have_count(4)
