@@ -9,6 +9,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import UploadedFile
 from django.db import transaction
+from django.db.models import Max
 from django.forms.formsets import INITIAL_FORM_COUNT, TOTAL_FORM_COUNT, ManagementForm
 from django.http import Http404, HttpRequest
 from django.utils import formats, timezone
@@ -25,6 +26,7 @@ from scoring.models import (
     Award,
     DrawMode,
     Hanchan,
+    HanchanResult,
     Measure,
     Meet,
     PlayerEntry,
@@ -844,7 +846,7 @@ def filters_from(request: HttpRequest) -> Filters:
     are shown (``guests=1``) from the query string.
 
     A period reaching outside the years a meet may have (FY9998) answers 404. Anything
-    unreadable falls back to its default: the half-year of the latest meet, every kind, the
+    unreadable falls back to its default: the half-year of the latest game, every kind, the
     club's group, all its rule sets, no minimum. A rule set of another group than the one
     named is ignored.
     """
@@ -855,7 +857,9 @@ def filters_from(request: HttpRequest) -> Filters:
         message = gettext("There is no such period: %(period)s") % {"period": params["period"]}
         raise Http404(message) from None
     except (KeyError, ValueError):
-        latest = Meet.objects.order_by("-date").values_list("date", flat=True).first()
+        # The latest game played (the index on the date answers): a meet planned ahead
+        # (the schedule) has none yet and would open the standings on an empty period.
+        latest = HanchanResult.objects.aggregate(day=Max("played_on"))["day"]
         period = Period.containing(latest or timezone.localdate())
     kind = params.get("kind", "")
     if kind not in MeetKind.values:

@@ -23,3 +23,14 @@ def test_the_minimum_of_games_is_a_whole_number_up_to_999():
     assert read("min=１２").min_games == 0  # full-width digits are not read as a number
     assert read("min=²").min_games == 0
     assert read("min=123456").min_games == 999
+
+
+def test_the_default_period_is_the_latest_played_not_a_meet_planned_ahead(recorded_game):
+    """A meet planned for the next half-year (the schedule) has no games yet: the standings
+    open on the half-year of the latest game, 2025 上期 here, not on an empty one."""
+    from datetime import date
+
+    from scoring.models import Meet
+
+    Meet.objects.create(date=date(2025, 10, 1), kind="wed", rule_set=recorded_game.rule_set)
+    assert read("").period.key == "2025-H1"
