@@ -5,17 +5,19 @@ holds real data (members or meets that are not the demo's).
 """
 
 import random
-from datetime import date
+from datetime import date, time, timedelta
 from typing import Any
 
 from django.contrib.auth.models import Group, User
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
+from django.utils import timezone
 
 from members.models import Member
 from members.roles import MEMBER, ORGANIZER, ensure_groups
 from scoring.models import Hanchan, Meet, PlayerEntry, RuleSet
 from scoring.notation import HandLevel, MeetKind
+from scoring.schedule import Repeat, planned_days
 
 DEMO_ORGANIZER = ("kiroku", "shirakaba-kiroku")
 DEMO_MEMBER = ("kaiin", "shirakaba-kaiin")
@@ -145,3 +147,22 @@ class Command(BaseCommand):
         if oldest is not None:
             oldest.is_final = True
             oldest.save()
+        # The coming two months planned as the club plans them (the 1st and 3rd Wednesday,
+        # the 2nd and 4th Saturday, at the hall from 13:00), and 出欠 for the next meet.
+        today = timezone.localdate()
+        repeats = [
+            Repeat(2, (1, 3), MeetKind.WEDNESDAY),
+            Repeat(5, (2, 4), MeetKind.SATURDAY),
+        ]
+        planned = [
+            Meet.objects.create(
+                date=day, kind=kind, rule_set=club_rule, start_time=time(13, 0), place="白樺会館"
+            )
+            for day, kind in planned_days(
+                today + timedelta(days=1), today + timedelta(days=61), repeats
+            )
+        ]
+        if planned:
+            said = ["coming"] * 6 + ["not_coming", "undecided"]
+            for member, answer in zip(members[2:10], said, strict=True):
+                planned[0].answer(member, answer, by=organizer, today=today)

@@ -2,6 +2,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
 from django.db.models import Sum
+from django.utils import timezone
 
 from members.models import Member
 from scoring.models import Hanchan, HanchanResult, Meet
@@ -12,7 +13,14 @@ pytestmark = pytest.mark.django_db
 def test_the_demo_club_loads_settled_games_and_logins():
     call_command("load_demo")
     assert Member.objects.count() == 15
-    assert Meet.objects.count() == 4
+    played = Meet.objects.filter(hanchans__isnull=False).distinct()
+    assert played.count() == 4
+    # The coming two months are planned (4 meets a month: 7 to 9 in 61 days), and the next
+    # meet has eight answers, six coming, in its attendance.
+    today = timezone.localdate()
+    planned = Meet.objects.filter(date__gt=today).order_by("date")
+    assert 7 <= planned.count() <= 9 and not planned.filter(hanchans__isnull=False).exists()
+    assert planned[0].answers.count() == 8 and planned[0].attendees.count() == 6
     # 12 players (3 tables) on Wednesdays, 8 (2 tables) on Saturdays, three rounds each.
     assert Hanchan.objects.count() == 2 * 3 * 3 + 2 * 2 * 3
     chombo = HanchanResult.objects.aggregate(Sum("chombo"))["chombo__sum"]
