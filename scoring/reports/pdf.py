@@ -36,14 +36,17 @@ from scoring.standings import (
     PeriodKind,
     PlaceColumns,
     Promotion,
+    Rating,
     SheetGame,
     SheetRound,
     StandingRow,
     Winner,
     big_hand_list,
     compute_awards,
+    compute_rating,
     compute_standings,
     counts_wins,
+    main_players,
     meet_sheet,
     member_record,
     member_records,
@@ -74,10 +77,30 @@ def _chart_args(record: MemberRecord) -> tuple[list[str], list[Decimal], str, st
     )
 
 
-def _member_page(row: StandingRow, record: MemberRecord) -> dict[str, Any]:
-    """What a member's page shows; its chart (a JPEG fetched by name) is named, not drawn."""
+def _member_page(row: StandingRow, record: MemberRecord, ratings: Rating | None) -> dict[str, Any]:
+    """What a member's page shows; its chart (a JPEG fetched by name) is named, not drawn;
+    the member's R at the period's end, when rated."""
     name = f"{row.member_id}.jpg"
-    return {"row": row, "record": record, "chart": weasy.IMAGE_SCHEME + name, "name": name}
+    return {
+        "row": row,
+        "record": record,
+        "chart": weasy.IMAGE_SCHEME + name,
+        "name": name,
+        "rating": ratings.row_for(row.member_id) if ratings is not None else None,
+        "rating_as_of": ratings.as_of if ratings is not None else None,
+    }
+
+
+def ratings_at_the_end(filters: Filters) -> Rating | None:
+    """The group's main rating as it stood at the end of the period (the member pages print
+    each member's R beside the period's figures, as of its last game)."""
+    group = filters.standings_group
+    if group is None:
+        return None
+    rule_sets = filters.group_rule_sets
+    return compute_rating(
+        group, main_players(rule_sets), rule_sets=rule_sets, until=filters.period.end
+    )
 
 
 def _front_matter(context: dict[str, Any]) -> list[parts.Piece]:
@@ -109,7 +132,7 @@ def _member_parts(
     pieces = []
     for row in rows:
         record = records[row.member_id]
-        page = _member_page(row, record)
+        page = _member_page(row, record, context["ratings"])
         labels, cumulative, title, y_label = _chart_args(record)
         chart = (labels, [str(v) for v in cumulative], title, y_label)
         html = _html("reports/standings.html", {**context, "members": [page], "only": "members"})
@@ -216,6 +239,7 @@ def render_standings_pdf(
         "ranked": len(rows),
         "awards": award_lines(compute_awards(filters)) if _has_awards(filters.period) else None,
         "promotions": _promotions(filters) if _has_awards(filters.period) else [],
+        "ratings": ratings_at_the_end(filters) if with_members else None,
     }
     kind = "monthly" if monthly else "standings"
     return (
@@ -231,7 +255,7 @@ def render_member_pdf(member_id: int, filters: Filters) -> tuple[str, str, bytes
     record = member_record(member_id, filters, standings)
     members, images = [], {}
     if record.summary is not None:
-        members.append(_member_page(record.summary, record))
+        members.append(_member_page(record.summary, record, ratings_at_the_end(filters)))
         images[members[0]["name"]] = cumulative_chart(*_chart_args(record), fmt="jpeg")
     context = {
         "title": _("Personal record"),

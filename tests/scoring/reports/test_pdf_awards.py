@@ -7,7 +7,12 @@ from decimal import Decimal
 import pytest
 
 from scoring.models import StandingsGroup
-from scoring.reports.pdf import body_layout, render_standings_pdf, vertical_columns
+from scoring.reports.pdf import (
+    body_layout,
+    render_member_pdf,
+    render_standings_pdf,
+    vertical_columns,
+)
 from scoring.standings import Filters, Period
 from tests.builders import pdf_text
 
@@ -68,3 +73,16 @@ def test_the_half_year_report_lists_the_promotions_of_the_ladder(award_season):
     assert any(
         "2025年4月23日" in line and "二段" in line and "1530.24" in line for line in lines
     ), lines
+
+
+@pytest.mark.slow
+def test_the_member_pages_print_r_at_the_periods_end_and_the_big_hands_by_kind(award_season):
+    """B's page of 2025 上期: R 1528.98 (worked in tests/scoring/standings/test_awards.py),
+    満貫 1・跳満 1; the member's own PDF the same."""
+    half = Filters(period=Period.half(2025, 1))
+    text = pdf_text(render_standings_pdf(half, with_members=True)[2])
+    page = next(p for p in text.split("\f") if "B 会員" in p and "日別成績表" in p)
+    assert "レーティング" in page and "1528.98" in page
+    assert "満貫 1・跳満 1" in page and "レーティングは 4月23日（水） 時点" in page
+    own = pdf_text(render_member_pdf(award_season["B"].pk, half)[2])
+    assert "1528.98" in own and "満貫 1・跳満 1" in own
