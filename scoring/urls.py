@@ -40,6 +40,7 @@ urlpatterns = [
     path("meets/<int:pk>/draw/", draws.draw_board, name="draw-board"),
     path("meets/<int:pk>/draw/make/", draws.draw_make, name="draw-make"),
     path("meets/<int:pk>/draw.pdf", draws.draw_pdf, name="draw-pdf"),
+    path("meets/<int:pk>/record-sheet.pdf", draws.record_sheet_pdf, name="record-sheet-pdf"),
     path("meets/<int:meet_pk>/games/new/", games.game_create, name="game-create"),
     path("meets/<int:meet_pk>/games/send/", games.game_send, name="game-send"),
     path("games/<int:pk>/", games.game_detail, name="game-detail"),

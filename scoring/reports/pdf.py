@@ -19,7 +19,12 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
-from scoring.meet_draw import sheet_game_substitutes, stored_draw
+from scoring.meet_draw import (
+    MeetDraw,
+    sheet_game_substitutes,
+    stored_draw,
+    three_player_rule_set,
+)
 from scoring.models import Meet, ReportPart
 from scoring.notation import meet_date
 from scoring.reports import Progress, no_progress, parts, weasy
@@ -273,6 +278,28 @@ def render_member_pdf(member_id: int, filters: Filters) -> tuple[str, str, bytes
         CONTENT_TYPE,
         weasy.write_pdf(html, images),
     )
+
+
+def render_record_sheet_pdf(meet: Meet, drawn: MeetDraw | None) -> bytes:
+    """記録用紙: the club's paper for the tables, made from the draw (sheet 002: 「対局結果は
+    その都度記録用紙に記載され」). A page a round; a box a table, with its players' names in
+    the drawn order (the game form opens in the same order), a row each with boxes for the
+    seat, the score at the end, 錯和, 満貫以上 (its kind) and a signature, and a line for the
+    deposits and the table's total check (what the table's rule set adds up to); who sits
+    out (抜け番) under the round."""
+    three = three_player_rule_set(meet)
+    rounds = [
+        (rnd, [(t, three if t.three_players and three else meet.rule_set) for t in rnd.tables])
+        for rnd in (drawn.rounds if drawn else ())
+    ]
+    context = {
+        "title": _("Record sheet"),
+        "period_label": f"{meet_date(meet.date)} {meet.get_kind_display()}",
+        "meet": meet,
+        "drawn": drawn,
+        "rounds": rounds,
+    }
+    return weasy.write_pdf(_html("reports/record_sheet.html", context))
 
 
 def _rounds_with_substitutes(

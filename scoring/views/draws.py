@@ -28,6 +28,7 @@ from scoring.meet_draw import (
 from scoring.models import Meet
 from scoring.notation import meet_date
 from scoring.reports import weasy
+from scoring.reports.pdf import render_record_sheet_pdf
 
 
 @organizer_required
@@ -111,6 +112,18 @@ def render_draw_pdf(meet: Meet, drawn: MeetDraw | None) -> bytes:
         }
     )
     return weasy.write_pdf(render_to_string("reports/draw.html", context))
+
+
+@require_safe
+def record_sheet_pdf(request: HttpRequest, pk: int) -> HttpResponse:
+    """記録用紙 of the meet's draw, to print for the tables (``render_record_sheet_pdf``)."""
+    meet = get_object_or_404(Meet.objects.select_related("rule_set"), pk=pk)
+    response = HttpResponse(
+        render_record_sheet_pdf(meet, stored_draw(meet)), content_type="application/pdf"
+    )
+    name = f"shirakaba-record-sheet-{meet.date:%Y-%m-%d}-{meet.kind}.pdf"
+    response["Content-Disposition"] = f'inline; filename="{name}"'
+    return response
 
 
 @require_safe
