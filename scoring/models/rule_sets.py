@@ -6,6 +6,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MinValueValidator
 from django.db import models
@@ -334,3 +335,9 @@ class ClubSettings(models.Model):
         """The one row; the defaults (not yet saved) until the organizer first changes one."""
         found = cls.objects.filter(pk=1).first()
         return found if found is not None else cls(pk=1)
+
+    @classmethod
+    def standings_are_public(cls) -> bool:
+        """Whether visitors may read the standings: the organizer's switch, or the
+        ``STANDINGS_PUBLIC`` setting that holds it open."""
+        return bool(settings.STANDINGS_PUBLIC) or cls.load().standings_public

@@ -111,10 +111,6 @@ def context_for(filters: Filters, latest: date | None = None) -> dict[str, Any]:
     }
 
 
-def standings_are_public() -> bool:
-    return settings.STANDINGS_PUBLIC or ClubSettings.load().standings_public
-
-
 @organizer_required
 @require_POST
 def standings_visibility(request: HttpRequest) -> HttpResponse:
@@ -145,7 +141,7 @@ def download_links(filters: Filters) -> list[tuple[str, str]]:
 def standings(request: HtmxHttpRequest) -> HttpResponse:
     """The standings table; open to visitors only when the organizer opened it (or the
     STANDINGS_PUBLIC setting does)."""
-    if not request.user.is_authenticated and not standings_are_public():
+    if not request.user.is_authenticated and not ClubSettings.standings_are_public():
         return redirect_to_login(request.get_full_path())
     filters = filters_from(request)
     sort = request.GET.get("sort", "position")
@@ -161,7 +157,7 @@ def standings(request: HtmxHttpRequest) -> HttpResponse:
     }
     if is_organizer(request.user):
         context["visibility"] = {
-            "public": standings_are_public(),
+            "public": ClubSettings.standings_are_public(),
             "forced": settings.STANDINGS_PUBLIC,
         }
     context["downloads"] = download_links(filters)
@@ -188,7 +184,7 @@ def rating_table(request: HtmxHttpRequest) -> HttpResponse:
     """The rating table (レーティング) beside the standings: a group's 4- or 3-player rating,
     sortable, with the standings' minimum of games and guests left out unless asked.
     Open to visitors when the standings are."""
-    if not request.user.is_authenticated and not standings_are_public():
+    if not request.user.is_authenticated and not ClubSettings.standings_are_public():
         return redirect_to_login(request.get_full_path())
     filters = filters_from(request)
     rating = rating_for(request, filters)

@@ -1,0 +1,141 @@
+"""例会速報: a finalised meet's news for the club's LINE group, as plain text and as a
+phone-width picture (PNG) of the same lines.
+
+The text is what the organizer pastes into LINE: the date, how many attended, each table's
+order and P in one short line, the day's top, the big hands, and the standings' top 5 for the
+month and the half-year (guests left out, as the standings leave them). The picture is the
+same lines laid out by WeasyPrint on a page 360 px wide in large type, rasterized by pypdfium2
+(no browser), and cut below its last line.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field
+
+import pypdfium2
+from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
+from PIL import ImageOps
+
+from scoring.models import Meet
+from scoring.notation import meet_date, signed_p
+from scoring.periods import Period
+from scoring.reports import weasy
+from scoring.standings import Filters, compute_standings, meet_sheet
+
+TOP = 5  # the standings' lines in the news
+WIDTH_PX = 360  # the picture's page, in CSS pixels: a phone's width
+SCALE = 4  # 360 CSS px are 270 pt: four times is 1,080 px wide, sharp on a phone
+
+
+@dataclass(frozen=True)
+class Block:
+    """A heading and its lines."""
+
+    heading: str
+    lines: list[str] = field(default_factory=list)
+
+    @property
+    def picture_lines(self) -> list[list[str]]:
+        """Each line cut at 「／」 between players: the picture keeps a player and their P on
+        one line (a name is never broken)."""
+        return [line.split("／") for line in self.lines]
+
+
+@dataclass(frozen=True)
+class News:
+    title: str
+    attended: str
+    blocks: list[Block]
+    link: str
+
+    @property
+    def text(self) -> str:
+        """The news as plain text for LINE: a line a table, a blank line between blocks."""
+        parts = [self.title, self.attended]
+        for block in self.blocks:
+            parts.append("")
+            parts.append(f"■{block.heading}")
+            parts.extend(block.lines)
+        parts += ["", self.link]
+        return "\n".join(parts)
+
+
+def _top(filters: Filters) -> list[str]:
+    rows = compute_standings(filters)[:TOP]
+    return [f"{r.position}. {r.name} {signed_p(r.total)}" for r in rows]
+
+
+def _up_to(meet: Meet, period: Period) -> Block:
+    """The top 5 of ``period`` as they stood after this meet (its later meets left out)."""
+    until = Filters(Period.between(period.start, meet.date), group=meet.rule_set.group)
+    heading = _("Top 5: %(period)s, up to %(day)s") % {
+        "period": period.label,
+        "day": meet_date(meet.date, "short"),
+    }
+    return Block(heading, _top(until))
+
+
+def meet_news(meet: Meet, link: str) -> News:
+    """The news of ``meet``; ``link``: where the text sends a member for the standings (the
+    public page, or the sign-in page when the standings are for members only)."""
+    sheet = meet_sheet(meet)
+    games = [g for r in sheet.rounds for g in r.games]
+    title = _("【Shirakaba news】%(day)s %(kind)s") % {
+        "day": meet_date(meet.date),
+        "kind": meet.get_kind_display(),
+    }
+    attended = _("%(people)s attended, %(games)s games") % {
+        "people": sheet.attending,
+        "games": len(games),
+    }
+    blocks = []
+    for rnd in sheet.rounds:
+        lines = []
+        for game in rnd.games:
+            ordered = sorted(game.lines, key=lambda line: (line.place, line.seat))
+            players = "／".join(f"{line.name} {signed_p(line.total)}" for line in ordered)
+            lines.append(_("Table %(n)s: %(players)s") % {"n": game.table_no, "players": players})
+        blocks.append(Block(_("Round %(n)s") % {"n": rnd.round_no}, lines))
+    day = [r for r in sheet.day_rows if r.position == 1]
+    if day:
+        blocks.append(
+            Block(
+                _("Top of the day"),
+                [
+                    _("%(name)s %(total)s (%(games)s games)")
+                    % {"name": r.name, "total": signed_p(r.total), "games": r.games}
+                    for r in day
+                ],
+            )
+        )
+    hands: dict[str, list[str]] = {}  # by player, in the order of the games
+    for game in games:
+        for line in game.lines:
+            if line.big_hands:
+                hands.setdefault(line.name, []).extend(line.big_hands)
+    big = [f"{name} {'・'.join(kinds)}" for name, kinds in hands.items()]
+    blocks.append(Block(_("Mangan or better"), big or [_("None today.")]))
+    blocks.append(_up_to(meet, Period.month(meet.date.year, meet.date.month)))
+    blocks.append(_up_to(meet, Period.containing(meet.date)))
+    return News(title=title, attended=attended, blocks=blocks, link=link)
+
+
+def news_png(news: News) -> bytes:
+    """The news as a phone-width picture: the lines in large type on a page 360 px wide
+    (WeasyPrint), rasterized (pypdfium2) and cut a margin below the last line."""
+    html = render_to_string("reports/news.html", {"news": news, "width": WIDTH_PX})
+    pdf = pypdfium2.PdfDocument(weasy.write_pdf(html))
+    try:
+        page = pdf[0]
+        image = page.render(scale=SCALE).to_pil().convert("RGB")
+    finally:
+        pdf.close()
+    inked = ImageOps.invert(image.convert("L")).getbbox()
+    if inked is not None:
+        margin = 16 * SCALE
+        image = image.crop((0, 0, image.width, min(image.height, inked[3] + margin)))
+    out = io.BytesIO()
+    image.save(out, format="PNG", optimize=True)
+    return out.getvalue()

@@ -1,0 +1,41 @@
+// 例会速報: 「コピー」 copies the text; 「共有」 hands the picture and the text to the system's
+// share sheet (LINE opens from it) where the browser can share files, else the text alone;
+// where it cannot share at all, the button stays hidden and download and copy remain.
+(() => {
+  const box = document.getElementById("news");
+  if (!box) return;
+  const text = document.getElementById("news-text");
+  const said = document.getElementById("news-said");
+  const share = document.getElementById("news-share");
+  const say = (words) => {
+    said.textContent = words;
+    said.hidden = false;
+  };
+
+  document.getElementById("news-copy").addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText(text.value);
+    } catch (error) {
+      text.select(); // an older browser, or no permission: the old way
+      document.execCommand("copy");
+    }
+    say(box.dataset.copied || "コピーしました");
+  });
+
+  if (!navigator.share) return; // download and copy only
+  share.hidden = false;
+  share.addEventListener("click", async () => {
+    try {
+      const response = await fetch(box.dataset.picture, { credentials: "same-origin" });
+      const file = new File([await response.blob()], box.dataset.file, { type: "image/png" });
+      if (navigator.canShare && navigator.canShare({ files: [file] })) {
+        await navigator.share({ files: [file], text: text.value });
+      } else {
+        await navigator.share({ text: text.value });
+      }
+    } catch (error) {
+      if (error && error.name === "AbortError") return; // the person closed the share sheet
+      say(box.dataset.failed || "共有できませんでした。画像を保存し、文章をコピーしてください。");
+    }
+  });
+})();
