@@ -91,14 +91,15 @@ def _member_page(row: StandingRow, record: MemberRecord, ratings: Rating | None)
         "record": record,
         "chart": weasy.IMAGE_SCHEME + name,
         "name": name,
+        # R changes only when the member plays: as of their last game, so one more meet
+        # lays out again the pages of those who played, not every member's.
         "rating": ratings.row_for(row.member_id) if ratings is not None else None,
-        "rating_as_of": ratings.as_of if ratings is not None else None,
     }
 
 
 def ratings_at_the_end(filters: Filters) -> Rating | None:
     """The group's main rating as it stood at the end of the period (the member pages print
-    each member's R beside the period's figures, as of its last game)."""
+    each member's R beside the period's figures: R after their last game of the period)."""
     group = filters.standings_group
     if group is None:
         return None

@@ -3,6 +3,7 @@ fonts, pages, and which parts are laid out again. The Excel and the CSV: test_xl
 test_games_csv.py."""
 
 import io
+from datetime import timedelta
 
 import pytest
 from django.template.loader import render_to_string
@@ -146,6 +147,33 @@ def test_after_one_more_game_only_the_parts_that_changed_are_laid_out_again(club
     pages, firsts = page_lines(data), first_pages(data)
     for row in rows:
         assert f"順位 {row.position} 位（{len(rows)} 名中）" in pages[firsts[row.name]]
+
+
+@pytest.mark.slow
+def test_a_meet_on_a_new_day_lays_out_again_only_its_players_pages(club, monkeypatch):
+    """The member pages print R (after each member's last game): a meet on a later day moves
+    the R of those who played, not the others' pages (a date "as of" the latest game would
+    have changed every page)."""
+    from scoring.reports import weasy
+
+    render_standings_pdf(H2)
+    laid_out: list[str] = []
+    real = weasy.lay_out
+
+    def counting(html, images=None):
+        if 'class="stamp"' not in html:
+            laid_out.append(html)
+        return real(html, images)
+
+    monkeypatch.setattr(weasy, "lay_out", counting)
+    last = Meet.objects.order_by("date").last()
+    later = Meet.objects.create(
+        date=last.date + timedelta(days=7), kind=last.kind, rule_set=last.rule_set
+    )
+    add_game(later, club[:4], 1)
+    render_standings_pdf(H2)
+    played = [html for html in laid_out if "日別成績表" in html]
+    assert len(played) == 4 and all(any(m.name in h for m in club[:4]) for h in played)
 
 
 @pytest.mark.slow

@@ -83,6 +83,6 @@ def test_the_member_pages_print_r_at_the_periods_end_and_the_big_hands_by_kind(a
     text = pdf_text(render_standings_pdf(half, with_members=True)[2])
     page = next(p for p in text.split("\f") if "B 会員" in p and "日別成績表" in p)
     assert "レーティング" in page and "1528.98" in page
-    assert "満貫 1・跳満 1" in page and "レーティングは 4月23日（水） 時点" in page
+    assert "満貫 1・跳満 1" in page and "レーティング：期間中の最後の対局後" in page
     own = pdf_text(render_member_pdf(award_season["B"].pk, half)[2])
     assert "1528.98" in own and "満貫 1・跳満 1" in own
