@@ -11,9 +11,17 @@ from pathlib import Path
 
 from django.core.files.base import ContentFile
 from django.core.files.storage import FileSystemStorage, Storage, storages
+from django.http import HttpResponse
 
 # Progress of a report being made: (which part, how many done, of how many).
 Progress = Callable[[str, int, int], None]
+
+
+def inline(content: bytes | str, content_type: str, filename: str) -> HttpResponse:
+    """A file made for the browser to show (a PDF, a picture, a calendar), under its name."""
+    response = HttpResponse(content, content_type=content_type)
+    response["Content-Disposition"] = f'inline; filename="{filename}"'
+    return response
 
 
 def no_progress(step: str, done: int, total: int) -> None:

@@ -18,6 +18,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from members.roles import is_organizer, organizer_required
 from scoring.forms import AwardFormSet, ByHandAwardForm, award_periods, filters_from, query_number
 from scoring.models import Award, Measure, StandingsGroup
+from scoring.reports import inline
 from scoring.reports.pdf import award_lines, render_certificate_pdf
 from scoring.standings import Filters, compute_awards
 
@@ -94,9 +95,7 @@ def award_certificate(request: HttpRequest) -> HttpResponse:
         for winner in result.winners:
             if winner.member_id == member_pk:
                 filename, content_type, pdf = render_certificate_pdf(result, winner, filters)
-                response = HttpResponse(pdf, content_type=content_type)
-                response["Content-Disposition"] = f'inline; filename="{filename}"'
-                return response
+                return inline(pdf, content_type, filename)
     raise Http404(_("No such winner of this award in this period."))
 
 

@@ -27,7 +27,7 @@ from scoring.meet_draw import (
 )
 from scoring.models import Meet
 from scoring.notation import meet_date
-from scoring.reports import weasy
+from scoring.reports import inline, weasy
 from scoring.reports.pdf import render_record_sheet_pdf
 
 
@@ -118,20 +118,12 @@ def render_draw_pdf(meet: Meet, drawn: MeetDraw | None) -> bytes:
 def record_sheet_pdf(request: HttpRequest, pk: int) -> HttpResponse:
     """記録用紙 of the meet's draw, to print for the tables (``render_record_sheet_pdf``)."""
     meet = get_object_or_404(Meet.objects.select_related("rule_set"), pk=pk)
-    response = HttpResponse(
-        render_record_sheet_pdf(meet, stored_draw(meet)), content_type="application/pdf"
-    )
     name = f"shirakaba-record-sheet-{meet.date:%Y-%m-%d}-{meet.kind}.pdf"
-    response["Content-Disposition"] = f'inline; filename="{name}"'
-    return response
+    return inline(render_record_sheet_pdf(meet, stored_draw(meet)), "application/pdf", name)
 
 
 @require_safe
 def draw_pdf(request: HttpRequest, pk: int) -> HttpResponse:
     meet = get_object_or_404(Meet.objects.select_related("rule_set"), pk=pk)
-    response = HttpResponse(
-        render_draw_pdf(meet, stored_draw(meet)), content_type="application/pdf"
-    )
     name = f"shirakaba-draw-{meet.date:%Y-%m-%d}-{meet.kind}.pdf"
-    response["Content-Disposition"] = f'inline; filename="{name}"'
-    return response
+    return inline(render_draw_pdf(meet, stored_draw(meet)), "application/pdf", name)

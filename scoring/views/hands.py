@@ -24,6 +24,7 @@ from scoring.forms import query_number
 from scoring.hands import FU_VALUES, RULES, Hand, InvalidHand, Payer, System
 from scoring.models import RuleSet
 from scoring.notation import points
+from scoring.reports import inline
 from scoring.reports.score_table import (
     cached_score_table_pdf,
     level_name,
@@ -253,6 +254,5 @@ def calculator(request: HttpRequest) -> HttpResponse:
 def score_table_pdf(request: HttpRequest, pk: int) -> HttpResponse:
     """The A4 点数計算表 of one rule set (``reports/score_table.py``)."""
     rule_set = get_object_or_404(RuleSet, pk=pk)
-    response = HttpResponse(cached_score_table_pdf(rule_set), content_type="application/pdf")
-    response["Content-Disposition"] = f'inline; filename="shirakaba-score-table-{rule_set.pk}.pdf"'
-    return response
+    name = f"shirakaba-score-table-{rule_set.pk}.pdf"
+    return inline(cached_score_table_pdf(rule_set), "application/pdf", name)

@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_safe
 
 from scoring.models import ClubSettings, Meet
+from scoring.reports import inline
 from scoring.reports.news import News, meet_news, news_png
 
 
@@ -34,7 +35,5 @@ def news(request: HttpRequest, pk: int) -> HttpResponse:
 @require_safe
 def news_picture(request: HttpRequest, pk: int) -> HttpResponse:
     meet, found = _news(request, pk)
-    response = HttpResponse(news_png(found), content_type="image/png")
     name = f"shirakaba-news-{meet.date:%Y-%m-%d}-{meet.kind}.png"
-    response["Content-Disposition"] = f'inline; filename="{name}"'
-    return response
+    return inline(news_png(found), "image/png", name)

@@ -31,7 +31,7 @@ from members.models import Member
 from members.roles import club_roles, is_organizer, organizer_required
 from scoring.forms import AnswerForm, PlanForm
 from scoring.models import Answer, AnswerChoice, CalendarLink, ClubSettings, Meet, RuleSet
-from scoring.reports import ical, pdf
+from scoring.reports import ical, inline, pdf
 from shirakaba.middleware import HtmxHttpRequest
 
 MONTH = re.compile(r"(\d{4})-(\d{2})")
@@ -282,8 +282,7 @@ the meets of the last two months stay in it, not only the coming ones."""
 
 def _feed() -> HttpResponse:
     meets = coming_meets(timezone.localdate() - FEED_KEEPS)
-    response = HttpResponse(ical.schedule_calendar(meets), content_type=ical.CONTENT_TYPE)
-    response["Content-Disposition"] = 'inline; filename="shirakaba.ics"'
+    response = inline(ical.schedule_calendar(meets), ical.CONTENT_TYPE, "shirakaba.ics")
     response["Cache-Control"] = "private, no-store"
     return response
 
@@ -322,6 +321,4 @@ def notice_pdf(request: HttpRequest) -> HttpResponse:
         Meet.objects.filter(date__year=month.year, date__month=month.month).order_by("date", "kind")
     )
     name, content_type, data = pdf.render_notice_pdf(month, meets)
-    response = HttpResponse(data, content_type=content_type)
-    response["Content-Disposition"] = f'inline; filename="{name}"'
-    return response
+    return inline(data, content_type, name)
