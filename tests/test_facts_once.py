@@ -50,9 +50,14 @@ def test_field_limits_are_written_beside_their_model():
     """A name's 40 characters, a note's 200, the 50 tables and 20 rounds: the forms and the
     import read them from the models' modules."""
     assert _found(r"max_length=40\b|> 40\b|MaxValueValidator\((20|50)\)|max_value=(20|50)\b") == []
-    # The 200 left are a seat's hands text (満貫以上) and a report's file name, not notes.
+    # The 200 left are a seat's hands text (満貫以上), a report's file name and a group's 段位
+    # ladder, not notes.
     notes = [place.split(":")[0] for place in _found(r"max_length=200\b")]
-    assert notes == ["scoring/forms.py", "scoring/models/report_jobs.py"], notes
+    assert notes == [
+        "scoring/forms.py",
+        "scoring/models/report_jobs.py",
+        "scoring/models/rule_sets.py",
+    ], notes
 
 
 def test_the_history_keeps_a_reason_in_the_length_the_models_say():
