@@ -36,8 +36,10 @@ def test_member_page_shows_the_summary_and_both_charts(
     sign_in(page, live_server, "bob", "bob-pass-123")
     page.goto(f"{live_server.url}/members/{club[0].pk}/?period=2025-H2")
     expect(page.get_by_role("heading", level=1)).to_contain_text("青木")
-    expect(page.locator(".summary")).to_contain_text("2")  # two games
-    charts = page.locator(".charts img")
+    expect(page.locator("#period-summary")).to_contain_text(
+        "2"
+    )  # two games (the rating has its own)
+    charts = page.locator("#period-charts img")
     expect(charts).to_have_count(2)
     for i in range(2):
         chart = charts.nth(i)

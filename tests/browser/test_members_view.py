@@ -64,7 +64,7 @@ def test_month_from_the_half_year_on_a_phone(page: Page, live_server, twelve_tab
     page.get_by_role("link", name="月間").click()
     expect(page.locator(".period-label")).to_have_text("2026年11月")
     expect(page.get_by_text("この期間の対局はありません。")).to_have_count(0)
-    expect(page.locator(".summary")).to_contain_text("半荘数")
+    expect(page.locator("#period-summary")).to_contain_text("半荘数")
 
 
 def test_the_rank_and_name_stay_when_the_standings_scroll_sideways(

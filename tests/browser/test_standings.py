@@ -33,7 +33,7 @@ def test_member_switches_filters_without_reloading(page: Page, live_server, club
     expect(page.locator(".period-label")).to_have_text("2025年10月")
     page.get_by_role("link", name="青木").click()
     expect(page.locator("h1")).to_contain_text("青木")
-    expect(page.locator(".summary")).to_contain_text("+40.0")
+    expect(page.locator("#period-summary")).to_contain_text("+40.0")
     chart = page.locator("img[src*='cumulative.svg']")
     expect(chart).to_be_visible()
     page.wait_for_function(
