@@ -92,6 +92,7 @@ def test_the_picture_is_a_phone_width_png(award_season, member_client):
         assert image.getpixel((width // 2, height - 2)) == (255, 255, 255)  # the margin
 
 
+@pytest.mark.slow  # makes a PDF and a picture
 def test_news_png_draws_the_same_lines(award_season):
     data = news_png(meet_news(first_meet(), "https://example.org/"))
     assert data.startswith(b"\x89PNG")

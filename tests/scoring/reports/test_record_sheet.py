@@ -12,7 +12,7 @@ from scoring.meet_draw import make_draw, save_draw, stored_draw
 from scoring.models import DrawMode, Meet
 from scoring.reports.pdf import render_record_sheet_pdf
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]  # each makes a PDF
 
 
 def drawn_meet(club_rule, players: int, mode: str = DrawMode.THREE_PLAYER_TABLES) -> Meet:
