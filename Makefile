@@ -72,9 +72,10 @@ test: $(STAMP) system-test $(AXE)
 	$(VENV)/bin/pytest $(ARGS)
 
 # The quick loop while working: no browser tests and none marked slow; needs neither
-# Chromium nor npm.
+# Chromium nor npm. Two workers (pytest-xdist), one a core here; QUICK_WORKERS=0 runs in one.
+QUICK_WORKERS ?= 2
 quick: $(STAMP)
-	$(VENV)/bin/pytest -m 'not slow and not browser' $(ARGS)
+	$(VENV)/bin/pytest -n $(QUICK_WORKERS) -m 'not slow and not browser' $(ARGS)
 
 # lint-imports: the import drawing's contracts in pyproject.toml (one way down, no circle).
 lint: $(STAMP)
