@@ -48,14 +48,13 @@ from scoring.standings import (
     Winner,
     big_hand_list,
     compute_awards,
-    compute_rating,
     compute_standings,
     counts_wins,
-    main_players,
     meet_sheet,
     member_record,
     member_records,
     promotions,
+    rating_at_the_end,
     rule_text,
     shown_for,
     tied_note,
@@ -95,18 +94,6 @@ def _member_page(row: StandingRow, record: MemberRecord, ratings: Rating | None)
         # lays out again the pages of those who played, not every member's.
         "rating": ratings.row_for(row.member_id) if ratings is not None else None,
     }
-
-
-def ratings_at_the_end(filters: Filters) -> Rating | None:
-    """The group's main rating as it stood at the end of the period (the member pages print
-    each member's R beside the period's figures: R after their last game of the period)."""
-    group = filters.standings_group
-    if group is None:
-        return None
-    rule_sets = filters.group_rule_sets
-    return compute_rating(
-        group, main_players(rule_sets), rule_sets=rule_sets, until=filters.period.end
-    )
 
 
 def _front_matter(context: dict[str, Any]) -> list[parts.Piece]:
@@ -245,7 +232,7 @@ def render_standings_pdf(
         "ranked": len(rows),
         "awards": award_lines(compute_awards(filters)) if _has_awards(filters.period) else None,
         "promotions": _promotions(filters) if _has_awards(filters.period) else [],
-        "ratings": ratings_at_the_end(filters) if with_members else None,
+        "ratings": rating_at_the_end(filters) if with_members else None,
     }
     kind = "monthly" if monthly else "standings"
     return (
@@ -261,7 +248,7 @@ def render_member_pdf(member_id: int, filters: Filters) -> tuple[str, str, bytes
     record = member_record(member_id, filters, standings)
     members, images = [], {}
     if record.summary is not None:
-        members.append(_member_page(record.summary, record, ratings_at_the_end(filters)))
+        members.append(_member_page(record.summary, record, rating_at_the_end(filters)))
         images[members[0]["name"]] = cumulative_chart(*_chart_args(record), fmt="jpeg")
     context = {
         "title": _("Personal record"),

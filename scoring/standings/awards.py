@@ -30,7 +30,7 @@ from django.utils.translation import ngettext
 from scoring.models import Award, Measure
 from scoring.notation import HandLevel, points, signed_p
 from scoring.standings.club import Filters, StandingRow, compute_standings, results_for
-from scoring.standings.rating import compute_rating, main_players
+from scoring.standings.rating import rating_at_the_end
 
 
 @dataclass(frozen=True)
@@ -87,13 +87,9 @@ def _rating_at_the_end(season: Season) -> dict[int, Decimal]:
     """最高レーティング: R as it stood at the end of the period, in the group's rating of its
     main table (4-player if it has 4-player rule sets, else 3-player), for the members who
     played in the period."""
-    group = season.filters.standings_group
-    if group is None or not season.rows:
+    rated = rating_at_the_end(season.filters) if season.rows else None
+    if rated is None:
         return {}
-    rule_sets = season.filters.group_rule_sets
-    rated = compute_rating(
-        group, main_players(rule_sets), rule_sets=rule_sets, until=season.filters.period.end
-    )
     playing = {r.member_id for r in season.rows}
     return {row.member_id: Decimal(row.r) / 100 for row in rated.rows if row.member_id in playing}
 

@@ -29,6 +29,7 @@ from members.models import Member
 from scoring import rating
 from scoring.models import Hanchan, HanchanResult, Meet, RuleSet, StandingsGroup
 from scoring.rating import GameChange, Standing
+from scoring.standings.club import Filters
 
 
 @dataclass(frozen=True)
@@ -383,6 +384,19 @@ def sort_rating(rows: list[RatingRow], key: str) -> list[RatingRow]:
 def main_players(rule_sets: Sequence[RuleSet]) -> int:
     """The table size of a group's main rating: 4-player where it has 4-player rule sets."""
     return 4 if any(r.players == 4 for r in rule_sets) or not rule_sets else 3
+
+
+def rating_at_the_end(filters: Filters) -> Rating | None:
+    """The main rating (``main_players``) of the filters' group as it stood at the end of
+    their period: R after each member's last game up to then. The half-year report's member
+    pages print it, and 最高レーティング賞 is won by it. None without a group."""
+    group = filters.standings_group
+    if group is None:
+        return None
+    rule_sets = filters.group_rule_sets
+    return compute_rating(
+        group, main_players(rule_sets), rule_sets=rule_sets, until=filters.period.end
+    )
 
 
 @dataclass(frozen=True)
