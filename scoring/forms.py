@@ -34,6 +34,7 @@ from scoring.models import (
     StandingsGroup,
 )
 from scoring.notation import (
+    CLUB_WEEKS,
     MEET_DATES,
     MEET_WEEKDAYS,
     MeetKind,
@@ -226,8 +227,8 @@ class PlanForm(forms.Form):
         if half is not None:
             self.initial.setdefault("first", half.start)
             self.initial.setdefault("last", half.end)
-        self.initial.setdefault("wednesdays", ["1", "3"])
-        self.initial.setdefault("saturdays", ["2", "4"])
+        self.initial.setdefault("wednesdays", [str(n) for n in CLUB_WEEKS[MeetKind.WEDNESDAY]])
+        self.initial.setdefault("saturdays", [str(n) for n in CLUB_WEEKS[MeetKind.SATURDAY]])
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}

@@ -60,6 +60,9 @@ class MeetKind(models.TextChoices):
 
 MEET_WEEKDAYS: dict[str, int] = {MeetKind.WEDNESDAY: 2, MeetKind.SATURDAY: 5}
 """The day of the week (Monday 0) each kind of meet is held on."""
+CLUB_WEEKS: dict[str, tuple[int, ...]] = {MeetKind.WEDNESDAY: (1, 3), MeetKind.SATURDAY: (2, 4)}
+"""The weeks of the month the club holds each meet, as it plans them: the 1st and 3rd
+Wednesday, the 2nd and 4th Saturday (the schedule's default, and the demo club's)."""
 
 KIND_LABELS = {MeetKind.WEDNESDAY: "水曜会", MeetKind.SATURDAY: "土曜会", MeetKind.OTHER: "その他"}
 """A meet's kind as the record sheet writes it."""

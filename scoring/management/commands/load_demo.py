@@ -16,7 +16,7 @@ from django.utils import timezone
 from members.models import Member
 from members.roles import MEMBER, ORGANIZER, ensure_groups
 from scoring.models import Hanchan, Meet, PlayerEntry, RuleSet
-from scoring.notation import HandLevel, MeetKind
+from scoring.notation import CLUB_WEEKS, MEET_WEEKDAYS, HandLevel, MeetKind
 from scoring.schedule import Repeat, planned_days
 
 DEMO_ORGANIZER = ("kiroku", "shirakaba-kiroku")
@@ -150,10 +150,7 @@ class Command(BaseCommand):
         # The coming two months planned as the club plans them (the 1st and 3rd Wednesday,
         # the 2nd and 4th Saturday, at the hall from 13:00), and 出欠 for the next meet.
         today = timezone.localdate()
-        repeats = [
-            Repeat(2, (1, 3), MeetKind.WEDNESDAY),
-            Repeat(5, (2, 4), MeetKind.SATURDAY),
-        ]
+        repeats = [Repeat(MEET_WEEKDAYS[kind], weeks, kind) for kind, weeks in CLUB_WEEKS.items()]
         planned = [
             Meet.objects.create(
                 date=day, kind=kind, rule_set=club_rule, start_time=time(13, 0), place="白樺会館"
