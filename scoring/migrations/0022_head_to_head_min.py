@@ -14,11 +14,11 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='clubsettings',
             name='head_to_head_min',
-            field=models.PositiveSmallIntegerField(default=5, help_text="A member's page lists the tablemates met at least this many times.", validators=[django.core.validators.MinValueValidator(1)], verbose_name='head-to-head minimum'),
+            field=models.PositiveSmallIntegerField(default=5, help_text="A member's page lists the tablemates met at least this many times.", validators=[django.core.validators.MinValueValidator(1), django.core.validators.MaxValueValidator(99)], verbose_name='head-to-head minimum'),
         ),
         migrations.AddField(
             model_name='historicalclubsettings',
             name='head_to_head_min',
-            field=models.PositiveSmallIntegerField(default=5, help_text="A member's page lists the tablemates met at least this many times.", validators=[django.core.validators.MinValueValidator(1)], verbose_name='head-to-head minimum'),
+            field=models.PositiveSmallIntegerField(default=5, help_text="A member's page lists the tablemates met at least this many times.", validators=[django.core.validators.MinValueValidator(1), django.core.validators.MaxValueValidator(99)], verbose_name='head-to-head minimum'),
         ),
     ]

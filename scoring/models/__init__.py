@@ -52,6 +52,7 @@ from scoring.models.report_jobs import (
     ReportStatus,
 )
 from scoring.models.rule_sets import (
+    HEAD_TO_HEAD_MOST,
     INVALID_GAME_MESSAGES,
     ClubSettings,
     RuleSet,
@@ -82,6 +83,7 @@ __all__ = [
     "DEFAULT_AWARDS",
     "HAND_LABELS_JA",
     "HAND_WORDS",
+    "HEAD_TO_HEAD_MOST",
     "INVALID_GAME_MESSAGES",
     "LAST_ROUND",
     "LAST_TABLE",

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.core.validators import MinValueValidator
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
@@ -300,6 +300,9 @@ class RuleSet(models.Model):
         )
 
 
+HEAD_TO_HEAD_MOST = 99  # the most games together a member's page may ask of a tablemate
+
+
 class ClubSettings(models.Model):
     """Choices the organizer makes in the app (one row)."""
 
@@ -311,7 +314,7 @@ class ClubSettings(models.Model):
     head_to_head_min = models.PositiveSmallIntegerField(
         _("head-to-head minimum"),
         default=5,
-        validators=[MinValueValidator(1)],
+        validators=[MinValueValidator(1), MaxValueValidator(HEAD_TO_HEAD_MOST)],
         help_text=_("A member's page lists the tablemates met at least this many times."),
     )
     schedule_public = models.BooleanField(

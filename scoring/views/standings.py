@@ -23,7 +23,7 @@ from django.views.decorators.vary import vary_on_headers
 from members.models import Member
 from members.roles import is_organizer, organizer_required
 from scoring.forms import filters_from, query_number
-from scoring.models import ClubSettings, StandingsGroup
+from scoring.models import HEAD_TO_HEAD_MOST, ClubSettings, StandingsGroup
 from scoring.notation import MeetKind
 from scoring.rating import START
 from scoring.reports.cells import lay_out
@@ -287,9 +287,6 @@ def head_to_head_matrix(request: HttpRequest) -> HttpResponse:
         "scoring/head_to_head.html",
         {**context_for(filters), "matrix": pair_matrix(filters), "least": club.head_to_head_min},
     )
-
-
-HEAD_TO_HEAD_MOST = 99  # the most games together a member's page may ask of a tablemate
 
 
 @require_safe
