@@ -8,7 +8,6 @@ so each member has a secret feed address of their own (``CalendarLink``)."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
@@ -31,10 +30,9 @@ from members.models import Member
 from members.roles import club_roles, is_organizer, organizer_required
 from scoring.forms import AnswerForm, PlanForm
 from scoring.models import Answer, AnswerChoice, CalendarLink, ClubSettings, Meet, RuleSet
+from scoring.periods import Period, PeriodKind
 from scoring.reports import ical, inline, pdf
 from shirakaba.middleware import HtmxHttpRequest
-
-MONTH = re.compile(r"(\d{4})-(\d{2})")
 
 
 def schedule_is_public() -> bool:
@@ -314,9 +312,12 @@ def member_feed(request: HttpRequest, token: str) -> HttpResponse:
 def notice_pdf(request: HttpRequest) -> HttpResponse:
     """回覧板: a month's meets (``?month=2026-12``; this month by default) on an A4 page."""
     month = timezone.localdate().replace(day=1)
-    found = MONTH.fullmatch(request.GET.get("month", ""))
-    if found and 1990 <= int(found[1]) <= 2099 and 1 <= int(found[2]) <= 12:
-        month = date(int(found[1]), int(found[2]), 1)
+    try:
+        period = Period.parse(request.GET.get("month", ""))
+    except ValueError:  # none, not a period, or outside the meets' years: this month
+        period = None
+    if period is not None and period.kind is PeriodKind.MONTH and period.start is not None:
+        month = period.start
     meets = list(
         Meet.objects.filter(date__year=month.year, date__month=month.month).order_by("date", "kind")
     )
