@@ -71,11 +71,9 @@ from scoring.standings.member import (
     GameLine,
     MemberRecord,
     MonthLine,
-    RecentGame,
     member_games,
     member_record,
     member_records,
-    recent_games,
 )
 from scoring.standings.pairs import (
     BySeat,
@@ -136,7 +134,6 @@ __all__ = [
     "RatedGame",
     "Rating",
     "RatingRow",
-    "RecentGame",
     "Season",
     "SeatLine",
     "SheetGame",
@@ -170,7 +167,6 @@ __all__ = [
     "rating_players",
     "rating_rows",
     "ratings_disagreeing",
-    "recent_games",
     "results_for",
     "rule_text",
     "season_for",

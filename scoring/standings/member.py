@@ -21,11 +21,16 @@ from scoring.standings.club import (
 )
 from scoring.standings.columns import Column, Format, Table, TablePlace
 
+RECENT_GAMES = 10
+"""How many of a member's games their page lists, newest first."""
+
 
 @dataclass
 class GameLine:
-    """One game of a member, for the daily sheet and the cumulative chart."""
+    """One game of a member, for the daily sheet, the cumulative chart and the recent games
+    (each links to its meet)."""
 
+    meet_id: int
     date: date
     meet_kind: str
     round_no: int
@@ -80,6 +85,10 @@ class MemberRecord:
         """The most rounds of any meet in the record (at least ``Meet.ROUNDS``, the club's
         custom)."""
         return max([Meet.ROUNDS, *(g.round_no for g in self.games)])
+
+    def recent(self, limit: int = RECENT_GAMES) -> list[GameLine]:
+        """The latest ``limit`` games, newest first (the member's page)."""
+        return self.games[::-1][:limit]
 
     @property
     def round_range(self) -> range:
@@ -156,6 +165,7 @@ def _record(summary: StandingRow | None, results: Iterable[HanchanResult]) -> Me
         meet = r.hanchan.meet
         games.append(
             GameLine(
+                meet_id=r.meet_id,
                 date=meet.date,
                 meet_kind=str(kinds.get(meet.kind, meet.kind)),
                 round_no=r.hanchan.round_no,
@@ -211,53 +221,3 @@ MEMBER_GAMES: Table[GameLine] = Table(
 )
 """A member's games, one row each (the Excel's sheet per member; its headings are the score
 sheet's words, as on the games sheet)."""
-
-
-@dataclass(frozen=True)
-class RecentGame:
-    """One of a member's latest games, for their page (each links to its meet)."""
-
-    meet_id: int
-    date: date
-    meet_kind: str
-    round_no: int
-    table_no: int
-    seat: str
-    score: int
-    place: int
-    players: int
-    total: Decimal
-
-    @property
-    def table_place(self) -> TablePlace:
-        return TablePlace(self.place, self.players)
-
-
-RECENT_GAMES = 10
-"""How many of a member's games their page lists, newest first."""
-
-
-def recent_games(member_id: int, filters: Filters, limit: int = RECENT_GAMES) -> list[RecentGame]:
-    """The member's latest ``limit`` games of the filters, newest first (one query)."""
-    kinds = dict(MeetKind.choices)
-    results = (
-        results_for(filters)
-        .filter(member_id=member_id)
-        .select_related("hanchan__meet", "rule_set")
-        .order_by("-played_on", "-meet__kind", "-hanchan__round_no", "-hanchan__table_no")
-    )
-    return [
-        RecentGame(
-            meet_id=r.meet_id,
-            date=r.played_on,
-            meet_kind=str(kinds.get(r.hanchan.meet.kind, r.hanchan.meet.kind)),
-            round_no=r.hanchan.round_no,
-            table_no=r.hanchan.table_no,
-            seat=seat_label(r.seat),
-            score=r.score,
-            place=r.place,
-            players=r.rule_set.players,
-            total=r.total_points,
-        )
-        for r in results[:limit]
-    ]

@@ -47,7 +47,6 @@ from scoring.standings import (
     pair_matrix,
     rating_players,
     rating_rows,
-    recent_games,
     shown_for,
     sort_rating,
     sort_standings,
@@ -245,7 +244,7 @@ def member_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "pairs": head_to_head(filters, member.pk, least),
             "pairs_least": least,
             "seats": by_seat(filters, member.pk),
-            "recent": recent_games(member.pk, filters),
+            "recent": record.recent(),
             "ratings": [
                 {
                     "rating": rating,
