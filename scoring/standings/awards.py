@@ -1,9 +1,9 @@
 """The season's awards (表彰): who wins each award of a standings group in a period, with the
 figure that won.
 
-Read from ``compute_standings``' rows, in a fixed number of queries whatever the number of
-members: the standings (three), the meets held (one), the guests among the members (one)
-and the group's awards (one).
+Read from ``compute_standings``' rows (guests left out there unless shown), in a fixed number
+of queries whatever the number of members: the standings (three), the meets held (one), the
+group's awards (one), and the rating at the period's end for 最高レーティング賞 (three).
 
 Each award's figure comes from one function of the measure registry (``MEASURES``): a
 measure maps the season to a figure per member, says whether the highest or the lowest
