@@ -190,7 +190,7 @@ def _sha(value: object) -> str:
 
 
 def fingerprint(spec: Spec) -> list[object]:
-    """What changes whenever the data a report lays out changes (six small queries).
+    """What changes whenever the data a report lays out changes (about ten small queries).
 
     The games counted: their number, the sum of their result ids, their points and the
     latest time any of them was recorded or changed (a game changed in place bumps its
@@ -199,11 +199,12 @@ def fingerprint(spec: Spec) -> list[object]:
     history, whichever report it is (they change seldom), and from the awards'. A report of
     a period also depends on every game before it (the rating at the period's end, for the
     awards), so the group's games up to its end are counted the same way."""
-    if spec.kind == "meet.pdf":
+    filters = None if spec.kind == "meet.pdf" else spec.filters()
+    if filters is None:
         assert spec.meet is not None
         results = HanchanResult.objects.filter(meet_id=spec.meet)
     else:
-        results = results_for(spec.filters())
+        results = results_for(filters)
     counted = results.aggregate(
         n=Count("pk"),
         ids=Sum("pk"),
@@ -215,8 +216,7 @@ def fingerprint(spec: Spec) -> list[object]:
         for model in (Member, Meet, RuleSet, StandingsGroup, Award)
     ]
     earlier = None
-    if spec.kind != "meet.pdf":
-        filters = spec.filters()
+    if filters is not None:
         before_the_end = HanchanResult.objects.all()
         if filters.rule_sets:
             before_the_end = before_the_end.filter(rule_set__in=filters.rule_sets)
