@@ -279,6 +279,8 @@ class SentForm(forms.Form):
     """The id a tablet gave a game it kept while offline (``views.games.game_send``)."""
 
     sent_as = forms.UUIDField(label=_("Device's id"))
+    # 要確認, 「この端末の方を残す」: the stored game the device's version replaces.
+    replace = forms.IntegerField(label=_("Game to replace"), min_value=1, required=False)
 
 
 class ReopenForm(forms.Form):

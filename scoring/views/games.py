@@ -146,6 +146,10 @@ def game_send(request: HttpRequest, meet_pk: int) -> JsonResponse:
     - ``conflict`` (409): the table and round hold another game, or the meet was finalised:
       the device keeps its game as 要確認, with ``stored``, the game on the server;
     - ``signed_out`` (401) or ``not_organizer`` (403): nothing is stored; sign in and send.
+
+    With ``replace`` (a game of this meet) and ``version`` (the version of it the device was
+    shown in a conflict), the device's game replaces that one: the organizer kept the
+    device's version (要確認, 「この端末の方を残す」). A stale version is a conflict again.
     """
     if not request.user.is_authenticated:
         login = resolve_url(settings.LOGIN_URL)
@@ -162,7 +166,13 @@ def game_send(request: HttpRequest, meet_pk: int) -> JsonResponse:
         return _saved(stored, again=True)
     if meet.is_final:
         return _conflict(meet, _("This meet is finalised; reopen it to change games."))
-    form = GameForm(request.POST, meet=meet, game=None)
+    replaced = None
+    if sent.cleaned_data["replace"] is not None:
+        replaced = Hanchan.objects.filter(meet=meet, pk=sent.cleaned_data["replace"]).first()
+        if replaced is None:
+            gone = _("The game to replace is not in this meet any more.")
+            return JsonResponse({"status": "refused", "messages": [gone]}, status=400)
+    form = GameForm(request.POST, meet=meet, game=replaced)
     if not form.is_valid():
         return JsonResponse({"status": "refused", "messages": _messages(form)}, status=400)
     try:
@@ -172,6 +182,8 @@ def game_send(request: HttpRequest, meet_pk: int) -> JsonResponse:
     except ValidationError as error:
         if meet.is_final or Meet.objects.filter(pk=meet.pk, is_final=True).exists():
             return _conflict(meet, error.messages[0])
+        if form.stale and replaced is not None:
+            return _conflict(meet, error.messages[0], Hanchan.objects.get(pk=replaced.pk))
         taken = Hanchan.objects.filter(
             meet=meet,
             round_no=form.cleaned_data["round_no"],
@@ -217,6 +229,7 @@ def _conflict(meet: Meet, reason: str, stored: Hanchan | None = None) -> JsonRes
     if stored is not None:
         answer["stored"] = {
             "game": stored.pk,
+            "version": stored.version,
             "url": reverse("scoring:game-detail", args=[stored.pk]),
             "lines": [
                 {"seat": seat_label(r.seat), "name": r.member.name, "score": r.score}

@@ -439,6 +439,41 @@ class TestSentFromATablet:
         assert [line["score"] for line in answer["stored"]["lines"]] == [32600, 30000, 30000, 27400]
         assert Hanchan.objects.count() == 1 and Hanchan.objects.get().sent_as is None
 
+    def test_the_devices_version_kept_over_the_stored_one_replaces_it_once(
+        self, organizer_client, meet, club_rule
+    ):
+        """要確認, 「この端末の方を残す」: the queued game is sent again with the stored game it
+        replaces and the version the device saw; a retry is the same game, a stale version
+        (the stored game changed again meanwhile) is a conflict again, with the newer game."""
+        organizer_client.post(f"/meets/{meet.pk}/games/new/", game_post(club_rule))
+        stored = Hanchan.objects.get()
+        theirs = {"seat-0-score": "40000", "seat-1-score": "22600"}
+        conflict = self.send(organizer_client, meet, club_rule, **theirs).json()
+        assert conflict["stored"]["version"] == stored.version
+        keep = theirs | {"replace": str(stored.pk), "version": str(conflict["stored"]["version"])}
+        first = self.send(organizer_client, meet, club_rule, **keep)
+        assert first.status_code == 200 and first.json()["game"] == stored.pk
+        stored.refresh_from_db()
+        assert str(stored.sent_as) == self.ID and stored.version == 2
+        scores = list(stored.results.order_by("seat").values_list("score", flat=True))
+        assert scores == [40000, 22600, 30000, 27400]
+        again = self.send(organizer_client, meet, club_rule, **keep)
+        assert again.json() == first.json() | {"again": True}
+        stale = self.send(
+            organizer_client,
+            meet,
+            club_rule,
+            sent_as="5a1d2e3f-4b5c-4d6e-8f70-8192a3b4c5d6",
+            **keep,
+        )
+        assert stale.status_code == 409 and stale.json()["stored"]["version"] == 2
+        assert Hanchan.objects.count() == 1
+
+    def test_a_game_to_replace_must_be_of_this_meet(self, organizer_client, meet, club_rule):
+        response = self.send(organizer_client, meet, club_rule, replace="999999", version="1")
+        assert response.status_code == 400 and response.json()["status"] == "refused"
+        assert not Hanchan.objects.exists()
+
     def test_a_finalised_meet_is_a_conflict_but_a_game_sent_before_stays_saved(
         self, organizer_client, meet, club_rule
     ):
