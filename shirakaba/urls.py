@@ -6,7 +6,7 @@ from django.views.i18n import set_language
 
 from members import views as member_views
 from scoring.views import meets as scoring_meets
-from shirakaba.views import web_manifest
+from shirakaba.views import offline, service_worker, web_manifest
 
 urlpatterns = [
     path("", scoring_meets.home, name="home"),
@@ -19,6 +19,8 @@ urlpatterns = [
         name="password_change_done",
     ),
     path("manifest.webmanifest", web_manifest, name="web-manifest"),
+    path("sw.js", service_worker, name="service-worker"),
+    path("offline/", offline, name="offline"),
     path("i18n/setlang/", login_not_required(set_language), name="set_language"),
     path("members/", include("members.urls")),
     path("", include("scoring.urls")),

@@ -1,8 +1,14 @@
 """The site's own files: the web app manifest that puts the score book on a tablet's home
-screen."""
+screen, and the service worker that keeps the meet's pages on it for a venue without Wi-Fi."""
+
+import hashlib
+import json
+from functools import cache
 
 from django.contrib.auth.decorators import login_not_required
-from django.http import HttpRequest, JsonResponse
+from django.contrib.staticfiles import finders
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -39,3 +45,61 @@ def web_manifest(request: HttpRequest) -> JsonResponse:
     response = JsonResponse(manifest, json_dumps_params={"ensure_ascii": False})
     response["Content-Type"] = "application/manifest+json; charset=utf-8"
     return response
+
+
+# What every kept page needs, kept when the service worker is installed: the stylesheets,
+# the scripts of the meet's pages and the game form, the icons (static/, by their hashed names).
+OFFLINE_STATIC = (
+    "css/site.css",
+    "css/draw.css",
+    "django_htmx/htmx-2.min.js",
+    "js/downloads.js",
+    "js/entry_check.js",
+    "js/game_form.js",
+    "js/queue.js",
+    "js/offline.js",
+    "favicon.svg",
+    "icons/icon-192.png",
+)
+
+
+@cache
+def _offline_static_version() -> str:
+    """A digest of the kept static files' contents: a new release (or, while developing, an
+    edited script) is a new worker, which replaces the files kept on the device."""
+    digest = hashlib.sha256()
+    for path in OFFLINE_STATIC:
+        found = finders.find(path)
+        digest.update(path.encode())
+        if isinstance(found, str):
+            with open(found, "rb") as file:
+                digest.update(file.read())
+    return digest.hexdigest()[:16]
+
+
+@login_not_required
+@require_safe
+def service_worker(request: HttpRequest) -> HttpResponse:
+    """The service worker (plain, no library: templates/sw.js says what it does), served
+    from the site's root so that its scope is the whole site. Its text names the static
+    files by their hashed names, so a new release is a new worker and the old files go. The
+    browser checks it for a change on every visit: it is never cached (it holds nothing of
+    the club's)."""
+    context = {
+        "precache": json.dumps([static(path) for path in OFFLINE_STATIC]),
+        "static_prefix": json.dumps(static("")),
+        "offline": json.dumps(reverse("offline")),
+        "version": _offline_static_version(),
+    }
+    response = render(request, "sw.js", context, content_type="text/javascript; charset=utf-8")
+    response["Cache-Control"] = "no-cache"
+    response["Service-Worker-Allowed"] = "/"
+    return response
+
+
+@login_not_required
+@require_safe
+def offline(request: HttpRequest) -> HttpResponse:
+    """What the service worker shows for a page that is not kept on the device, offline.
+    Made once, for anyone: it shows nothing of the club's."""
+    return render(request, "offline.html")

@@ -29,8 +29,16 @@ from tests.builders import content, every_path
 
 pytestmark = pytest.mark.django_db
 
-# The sign-in pages, and the web app manifest (the name and icon): open to visitors.
-OPEN_TO_VISITORS = {"/login/", "/i18n/setlang/", "/admin/login/", "/manifest.webmanifest"}
+# The sign-in pages, the web app manifest (the name and icon), the service worker and the
+# page it shows offline for a page not kept: open to visitors (none shows the club's data).
+OPEN_TO_VISITORS = {
+    "/login/",
+    "/i18n/setlang/",
+    "/admin/login/",
+    "/manifest.webmanifest",
+    "/sw.js",
+    "/offline/",
+}
 # A tablet's queue sends here (fetch, not a page): a visitor is answered 401 in JSON, so the
 # page can ask them to sign in again and keep the game, not follow a redirect to a form.
 ANSWERS_IN_JSON = re.compile(r"/meets/[0-9]+/games/send/")

@@ -1,5 +1,5 @@
-"""The web app manifest: the score book on a tablet's home screen, with the club's name and
-icon."""
+"""The site's own files: the web app manifest (the score book on a tablet's home screen, with
+the club's name and icon), the service worker and its offline page (issue 31)."""
 
 import json
 
@@ -32,3 +32,32 @@ def test_every_page_links_the_manifest(organizer_client):
     html = organizer_client.get("/").content.decode()
     assert '<link rel="manifest" href="/manifest.webmanifest">' in html
     assert '<meta name="theme-color" content="#1d4d2b">' in html
+
+
+def test_the_service_worker_is_served_from_the_root_and_names_files_that_exist():
+    response = Client().get("/sw.js")  # the browser checks it for updates without a page
+    assert response.status_code == 200
+    assert response["Content-Type"] == "text/javascript; charset=utf-8"
+    assert response["Service-Worker-Allowed"] == "/"
+    assert response["Cache-Control"] == "no-cache"
+    text = response.content.decode()
+    precache = json.loads(text.split("const PRECACHE = ", 1)[1].split(";\n", 1)[0])
+    assert "/static/js/queue.js" in precache and "/static/css/site.css" in precache
+    for url in precache:
+        assert finders.find(url.removeprefix("/static/")) is not None, url
+    assert 'const OFFLINE = "/offline/";' in text
+
+
+def test_the_offline_page_shows_nothing_of_the_club():
+    html = Client().get("/offline/").content.decode()
+    assert "このページは端末に保管されていない" in html
+    assert "ログアウト" not in html
+
+
+def test_only_an_organizers_pages_carry_the_queue(organizer_client, member_client):
+    organizer = organizer_client.get("/").content.decode()
+    assert "js/queue.js" in organizer and 'id="queue"' in organizer
+    assert "オフライン：保存した対局は端末に保管され、接続が戻ると送信されます" in organizer
+    member = member_client.get("/").content.decode()
+    assert "js/queue.js" not in member and "js/offline.js" not in member
+    assert 'id="queue"' not in member
