@@ -116,6 +116,13 @@ def meet_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "meet": meet,
             "sheet": sheet,
             "downloads": [(_("Meet sheet (PDF)"), reverse("scoring:meet-pdf", args=[meet.pk]))],
+            # Kept on the organizer's device for entry without Wi-Fi (static/js/offline.js),
+            # with every game form the page links to (data-keep-offline).
+            "offline_keep": [
+                reverse("scoring:meet-detail", args=[meet.pk]),
+                reverse("scoring:draw-board", args=[meet.pk]),
+                reverse("scoring:game-create", args=[meet.pk]),
+            ],
             **_draw_context(meet, sheet),
         },
     )

@@ -3,6 +3,10 @@
 //   ended, the live check says so and links to the sign-in page; the form that opens right
 //   after signing in puts the typed values back. Any other visit starts clean.
 // - The form is sent once: a second Enter while the first is on its way does nothing.
+// - Offline (issue 31), the live check runs here (static/js/entry_check.js, the server's check
+//   in JavaScript, held to the same table of cases) and a save goes into the device's queue
+//   (static/js/queue.js) when the check lets it, refused with the server's words when not.
+//   A game opened from the queue (#queued=<id>) is changed there, never saved twice.
 // Without JavaScript the form still works; it only forgets on a session end.
 (() => {
   const form = document.getElementById("game-form");
@@ -106,10 +110,116 @@
   document.addEventListener("htmx:afterSettle", clearOfTheBar);
   window.addEventListener("resize", clearOfTheBar);
 
+  // --- offline: the check on the device, and the queue --------------------------------------
+  const queue = self.ShirakabaQueue;
+  const checker = self.ShirakabaCheck;
+  const checkData = () => {
+    const data = document.getElementById("entry-check-data");
+    return data ? JSON.parse(data.textContent) : {};
+  };
+  const settlement = () => document.getElementById("settlement");
+  const checkHere = () => {
+    const result = checker.check(checker.read(form), checkData());
+    settlement().innerHTML = checker.render(result, checkData());
+    const names = result.seat_names || [];
+    names.forEach((name, seat) => showName(seat, name));
+    return result;
+  };
+  const offline = () => !navigator.onLine;
+  if (checker) {
+    // No live check from the server while offline (or when it cannot be reached): the device's.
+    document.addEventListener("htmx:beforeRequest", (event) => {
+      if (offline() && event.detail.elt === form) {
+        event.preventDefault();
+        checkHere();
+      }
+    });
+    document.addEventListener("htmx:sendError", (event) => {
+      if (event.detail.elt === form) checkHere();
+    });
+    window.addEventListener("offline", checkHere);
+  }
+
+  const refusal = document.getElementById("offline-refusal");
+  const refuse = (messages) => {
+    refusal.replaceChildren(
+      ...messages.map((message) => {
+        const line = document.createElement("p");
+        line.textContent = message;
+        return line;
+      }),
+    );
+    refusal.hidden = messages.length === 0;
+    if (messages.length) refusal.scrollIntoView({ block: "nearest" });
+  };
+
+  const seatLabels = [...form.querySelectorAll("tr[data-seat] th.seat")].map((th) => th.textContent.trim());
+  const summary = (result) => {
+    const lines = [];
+    for (let seat = 0; seat < 4; seat += 1) {
+      const name = (result.seat_names || [])[seat] || form.elements[`seat-${seat}-player`].value.trim();
+      const points = (result.points || [])[seat];
+      if (!name && points == null) continue;
+      lines.push({ seat: seatLabels[seat], name, score: points == null ? "" : points });
+    }
+    return { round: form.elements.round_no.value.trim(), table: form.elements.table_no.value.trim(), lines };
+  };
+
+  const queuedId = () => (/^#queued=([\w-]+)$/.exec(location.hash) || [])[1];
+  const keepInQueue = async () => {
+    const result = checkHere();
+    if (result.refusal.length) {
+      refuse(result.refusal);
+      return;
+    }
+    refuse([]);
+    const id = form.dataset.queuedId || queue.newId();
+    const before = form.dataset.queuedId ? await queue.get(id) : null;
+    const item = {
+      ...(before || {}),
+      id,
+      meet: form.dataset.meet,
+      sendUrl: form.dataset.sendUrl,
+      meetUrl: form.dataset.meetUrl,
+      formUrl: before ? before.formUrl : location.pathname + location.search,
+      fields: values(),
+      summary: summary(result),
+      state: "queued",
+      reason: "",
+      saved: before ? before.saved : new Date().toISOString(),
+    };
+    if (form.dataset.game && !before) {
+      // A stored game changed offline: it replaces that game when sent, if nobody changed it.
+      item.replace = form.dataset.game;
+      item.version = form.elements.version.value;
+    }
+    await queue.put(item);
+    queue.persist();
+    sessionStorage.removeItem(key);
+    if (!offline()) await queue.send();
+    location.href = `${form.dataset.meetUrl}#queue`;
+  };
+
+  if (queue && queuedId()) {
+    queue.get(queuedId()).then((item) => {
+      if (!item || item.state === "sent") return;
+      putBack(item.fields);
+      form.dataset.queuedId = item.id;
+      document.getElementById("queued-note").hidden = false;
+      showSeats();
+      if (checker) checkHere();
+    });
+  }
+
   const button = form.querySelector("button[type=submit]");
   form.addEventListener("submit", (event) => {
     if (form.dataset.sending) {
       event.preventDefault();
+      return;
+    }
+    if (queue && checker && (offline() || form.dataset.queuedId)) {
+      event.preventDefault();
+      keepInQueue();
       return;
     }
     keep();

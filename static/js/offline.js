@@ -1,0 +1,219 @@
+// The organizer's pages at a venue without Wi-Fi (issue 31), on every organizer's page:
+// - registers the service worker (/sw.js) and, on a meet's page opened online, tells it to keep
+//   that meet's page, its draw and its game forms on the device;
+// - the band at the top while offline;
+// - the queue (static/js/queue.js): 「未送信 2 件」, its list (edit or drop a game, 要確認 with
+//   both versions side by side), 「今すぐ送信」, and sending whenever a page opens or the
+//   network comes back;
+// - signing out with unsent games asks first and names them.
+(() => {
+  const queue = self.ShirakabaQueue;
+  const panel = document.getElementById("queue");
+  if (!queue || !panel) return;
+  const texts = document.getElementById("queue-texts").content;
+  const text = (key, values = {}) => {
+    const found = texts.querySelector(`[data-text="${key}"]`);
+    const template = found ? found.textContent : key;
+    return template.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? values[name] : whole));
+  };
+  const element = (tag, attributes = {}, ...children) => {
+    const made = document.createElement(tag);
+    for (const [name, value] of Object.entries(attributes)) made.setAttribute(name, value);
+    made.append(...children);
+    return made;
+  };
+
+  // --- the service worker, and the pages it keeps ---------------------------------------
+  const keepList = document.getElementById("offline-keep");
+  if ("serviceWorker" in navigator) {
+    navigator.serviceWorker.register(panel.dataset.worker, { scope: "/" }).catch(() => {});
+    navigator.serviceWorker.addEventListener("message", (event) => {
+      if (event.data && event.data.type === "kept") document.body.dataset.kept = event.data.kept;
+    });
+    if (keepList && navigator.onLine) {
+      const urls = new Set(JSON.parse(keepList.textContent));
+      for (const link of document.querySelectorAll("a[data-keep-offline]")) urls.add(link.getAttribute("href"));
+      navigator.serviceWorker.ready.then((registration) =>
+        registration.active.postMessage({ type: "keep", urls: [...urls] }),
+      );
+    }
+  }
+
+  // --- the band at the top -----------------------------------------------------------------
+  const band = document.getElementById("offline-band");
+  const showBand = () => {
+    band.hidden = navigator.onLine;
+    document.body.classList.toggle("is-offline", !navigator.onLine);
+  };
+  showBand();
+  window.addEventListener("offline", showBand);
+  window.addEventListener("online", () => {
+    showBand();
+    queue.send();
+  });
+
+  // --- the queue's panel ---------------------------------------------------------------------
+  const count = panel.querySelector(".queue-count");
+  const list = panel.querySelector(".queue-list");
+  const signIn = panel.querySelector(".queue-sign-in");
+  const problem = panel.querySelector(".queue-problem");
+  const unsent = (items) => items.filter((item) => item.state !== "sent");
+
+  const where = (item) => text("where", { round: item.summary.round, table: item.summary.table });
+  const lines = (rows) =>
+    element(
+      "table",
+      { class: "queue-lines" },
+      element(
+        "tbody",
+        {},
+        ...rows.map((row) =>
+          element(
+            "tr",
+            {},
+            element("th", { scope: "row" }, row.seat),
+            element("td", {}, row.name),
+            element("td", { class: "num" }, Number(row.score).toLocaleString("ja-JP")),
+          ),
+        ),
+      ),
+    );
+  const button = (label, action, item, kind = "secondary") =>
+    element("button", { type: "button", class: `button ${kind} small`, "data-action": action, "data-id": item.id }, label);
+
+  const drawItem = (item) => {
+    const state = { queued: text("queued"), sent: text("sent"), check: text("check") }[item.state];
+    const head = element(
+      "p",
+      { class: "queue-head" },
+      element("strong", {}, where(item)),
+      " ",
+      element("span", { class: `badge state-${item.state}` }, state),
+    );
+    const entry = element("li", { class: `queue-item state-${item.state}`, "data-id": item.id }, head);
+    if (item.state === "sent") {
+      entry.append(element("p", {}, element("a", { href: item.url }, text("open"))));
+      return entry;
+    }
+    if (item.state === "check") {
+      entry.append(element("p", { class: "check bad", role: "alert" }, item.reason));
+      if (item.stored) {
+        entry.append(
+          element(
+            "div",
+            { class: "queue-versions" },
+            element("div", {}, element("h4", {}, text("this_device")), lines(item.summary.lines)),
+            element(
+              "div",
+              {},
+              element("h4", {}, element("a", { href: item.stored.url }, text("saved_one"))),
+              lines(item.stored.lines),
+            ),
+          ),
+        );
+      } else {
+        entry.append(lines(item.summary.lines));
+      }
+      const actions = element("p", { class: "actions" });
+      if (item.stored) {
+        actions.append(button(text("keep_mine"), "keep-mine", item, "primary"), " ");
+        actions.append(button(text("keep_stored"), "drop", item), " ");
+      } else {
+        actions.append(button(text("send_again"), "send-again", item, "primary"), " ");
+      }
+      actions.append(element("a", { class: "button secondary small", href: `${item.formUrl}#queued=${item.id}` }, text("edit")), " ");
+      if (!item.stored) actions.append(button(text("drop"), "drop", item));
+      entry.append(actions);
+      return entry;
+    }
+    entry.append(lines(item.summary.lines));
+    entry.append(
+      element(
+        "p",
+        { class: "actions" },
+        element("a", { class: "button secondary small", href: `${item.formUrl}#queued=${item.id}` }, text("edit")),
+        " ",
+        button(text("drop"), "drop", item),
+      ),
+    );
+    return entry;
+  };
+
+  // On a meet's page, the tables whose games wait on this device say so.
+  const markTables = (items) => {
+    for (const badge of document.querySelectorAll(".game.empty .queued-badge")) badge.remove();
+    for (const item of unsent(items)) {
+      const cell = document.querySelector(
+        `.game.empty[data-meet="${item.meet}"][data-round="${item.summary.round}"][data-table="${item.summary.table}"] h3`,
+      );
+      if (cell) cell.append(" ", element("span", { class: "badge queued-badge" }, text(item.state === "check" ? "check" : "unsent_short")));
+    }
+  };
+
+  const draw = async () => {
+    let items;
+    try {
+      items = await queue.all();
+    } catch (error) {
+      return; // no IndexedDB (a private window in some browsers): nothing is kept
+    }
+    const waiting = unsent(items);
+    const toCheck = items.filter((item) => item.state === "check").length;
+    panel.hidden = items.length === 0;
+    count.textContent = text("unsent", { n: waiting.length }) + (toCheck ? ` ・ ${text("to_check", { n: toCheck })}` : "");
+    panel.classList.toggle("has-unsent", waiting.length > 0);
+    list.replaceChildren(...items.map(drawItem));
+    const stopped = queue.stopped();
+    signIn.hidden = stopped !== "signed_out";
+    if (queue.signIn()) signIn.querySelector("a").href = `${queue.signIn()}?next=${encodeURIComponent(location.pathname + location.search)}`;
+    problem.hidden = !["not_organizer", "failed"].includes(stopped);
+    problem.textContent = stopped === "not_organizer" ? text("not_organizer") : text("failed");
+    markTables(items);
+  };
+  document.addEventListener(queue.CHANGED, draw);
+
+  panel.addEventListener("click", async (event) => {
+    const target = event.target.closest("button");
+    if (!target) return;
+    if (target.dataset.action === "send") {
+      await queue.send();
+      return;
+    }
+    if (target.dataset.action === "clear-sent") {
+      for (const item of await queue.all()) if (item.state === "sent") await queue.remove(item.id);
+      return;
+    }
+    const item = await queue.get(target.dataset.id);
+    if (!item) return;
+    if (target.dataset.action === "drop") {
+      const question = item.stored ? text("keep_stored_confirm", { where: where(item) }) : text("drop_confirm", { where: where(item) });
+      if (window.confirm(question)) await queue.remove(item.id);
+    } else if (target.dataset.action === "keep-mine") {
+      Object.assign(item, { state: "queued", replace: item.stored.game, version: item.stored.version, reason: "" });
+      await queue.put(item);
+      await queue.send();
+    } else if (target.dataset.action === "send-again") {
+      Object.assign(item, { state: "queued", reason: "" });
+      await queue.put(item);
+      await queue.send();
+    }
+  });
+
+  // --- signing out with games not sent ----------------------------------------------------
+  for (const form of document.querySelectorAll("form[data-sign-out]")) {
+    form.addEventListener("submit", async (event) => {
+      if (form.dataset.confirmed) return;
+      event.preventDefault();
+      const waiting = unsent(await queue.all().catch(() => []));
+      if (waiting.length && !window.confirm(text("sign_out_warning", { n: waiting.length, games: waiting.map(where).join("、") }))) return;
+      form.dataset.confirmed = "1";
+      if (navigator.serviceWorker && navigator.serviceWorker.controller) {
+        navigator.serviceWorker.controller.postMessage({ type: "forget" });
+      }
+      form.requestSubmit();
+    });
+  }
+
+  draw();
+  queue.send(); // any page that opens sends what waits
+})();

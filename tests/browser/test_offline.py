@@ -1,0 +1,222 @@
+"""The venue without Wi-Fi (issue 31's "Must show"), in Playwright's offline mode: the meet's
+pages kept on the device by the service worker, games saved offline into the device's queue
+(IndexedDB) and sent once when the network is back, a conflict kept as 要確認 with both
+versions, a session that ended while offline, and a wrong sum refused on the device with the
+server's words."""
+
+import re
+from datetime import date
+from decimal import Decimal as D
+
+import pytest
+from django.contrib.auth.models import Group, User
+from django.contrib.sessions.models import Session
+from playwright.sync_api import BrowserContext, Page, expect
+
+from members.models import Member
+from members.roles import ORGANIZER
+from scoring.meet_draw import drawn_table, make_draw, save_draw
+from scoring.models import Hanchan, Meet, PlayerEntry, RuleSet
+from tests.builders import sign_in
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+NAMES = [
+    "相川 愛",
+    "石田 勇",
+    "上野 海",
+    "江藤 恵",
+    "大西 治",
+    "加藤 薫",
+    "木村 清",
+    "工藤 久美",
+    "小林 健",
+    "斎藤 幸",
+    "志村 静",
+    "鈴木 進",
+]
+SCORES = ["41000", "32000", "27000"]  # 北 left blank: 20,000 from the table total
+TOTALS = [D("41.0"), D("12.0"), D("-13.0"), D("-40.0")]  # +11+30, +2+10, −3−10, −10−30
+BAND = "オフライン：保存した対局は端末に保管され、接続が戻ると送信されます"
+
+
+@pytest.fixture
+def meet():
+    user = User.objects.create_user("alice", password="alice-pass-123", is_staff=True)
+    user.groups.add(Group.objects.get(name=ORGANIZER))
+    members = [Member.objects.create(name=name, furigana="かな") for name in NAMES]
+    meet = Meet.objects.create(
+        date=date(2026, 11, 25), kind="wed", rule_set=RuleSet.objects.default()
+    )
+    meet.attendees.set(members)
+    save_draw(meet, make_draw(meet, seed=7), seed=7)
+    return meet
+
+
+def open_meet_online(page: Page, live_server, meet: Meet) -> None:
+    """Sign in and open the meet's page: the service worker keeps it, its draw and forms."""
+    sign_in(page, live_server, "alice", "alice-pass-123")
+    page.goto(f"{live_server.url}/meets/{meet.pk}/")
+    # The meet's page, its draw board, the plain form, 9 drawn tables and 「別の回戦」.
+    page.wait_for_function("() => Number(document.body.dataset.kept) >= 12", timeout=20_000)
+
+
+def enter_offline(page: Page, table: int, scores=SCORES) -> None:
+    """From the (kept) meet page, open a drawn table's form and save its game offline."""
+    page.locator(f'.game.empty[data-round="1"][data-table="{table}"] a.button').click()
+    expect(page.locator("#id_seat-0-player")).not_to_have_value("")  # names from the draw
+    for seat, score in enumerate(scores):
+        page.fill(f"#id_seat-{seat}-score", score)
+    expect(page.locator("#settlement")).to_contain_text("✓")  # the device's check
+    page.locator("#id_seat-0-score").press("Enter")
+    page.wait_for_url(re.compile(r"/meets/\d+/#queue$"))
+
+
+def queue_three_offline(page: Page, context: BrowserContext) -> None:
+    context.set_offline(True)
+    page.reload()
+    expect(page.locator("#offline-band")).to_have_text(BAND)
+    for table in (1, 2, 3):
+        enter_offline(page, table)
+    expect(page.locator("#queue .queue-count")).to_have_text("未送信 3 件")
+
+
+def stored_totals() -> list[list[D]]:
+    return [
+        [r.total_points for r in game.results.order_by("seat")]
+        for game in Hanchan.objects.order_by("table_no")
+    ]
+
+
+def test_three_games_entered_offline_are_kept_through_a_reload(
+    page: Page, context: BrowserContext, live_server, meet
+):
+    open_meet_online(page, live_server, meet)
+    queue_three_offline(page, context)
+    page.reload()  # offline still: the meet's page from the device, the queue from IndexedDB
+    expect(page.locator("#offline-band")).to_be_visible()
+    expect(page.locator("#queue .queue-count")).to_have_text("未送信 3 件")
+    page.locator("#queue summary").click()
+    items = page.locator(".queue-item")
+    expect(items).to_have_count(3)
+    expect(items.nth(0)).to_contain_text("1回戦 1卓")
+    expect(items.nth(0)).to_contain_text("41,000")
+    expect(items.nth(0)).to_contain_text("20,000")  # the blank seat, filled in
+    expect(page.locator(".queued-badge")).to_have_count(3)  # the tables say so too
+    assert not Hanchan.objects.exists()
+
+
+def test_back_online_the_three_are_saved_once_with_their_settlement(
+    page: Page, context: BrowserContext, live_server, meet
+):
+    open_meet_online(page, live_server, meet)
+    queue_three_offline(page, context)
+    context.set_offline(False)  # the "online" event sends the queue
+    expect(page.locator("#queue .queue-count")).to_have_text("未送信 0 件")
+    expect(page.locator(".queue-item.state-sent")).to_have_count(3)
+    page.locator("#queue [data-action=send]").click(force=True)  # a tap more sends nothing
+    assert Hanchan.objects.count() == 3
+    assert all(g.sent_as is not None for g in Hanchan.objects.all())
+    assert stored_totals() == [TOTALS] * 3
+    page.reload()
+    link = page.locator(".queue-item.state-sent a").first
+    expect(link).to_have_text("保存された対局を開く")
+    assert re.fullmatch(r"/games/\d+/", link.get_attribute("href"))
+
+
+def test_the_same_queue_sent_from_two_tabs_saves_each_game_once(
+    page: Page, context: BrowserContext, live_server, meet
+):
+    open_meet_online(page, live_server, meet)
+    queue_three_offline(page, context)
+    other = context.new_page()
+    other.goto(f"{live_server.url}/meets/{meet.pk}/")  # offline: the kept page, the same queue
+    expect(other.locator("#queue .queue-count")).to_have_text("未送信 3 件")
+    context.set_offline(False)  # both tabs hear "online" and send
+    for tab in (page, other):
+        tab.evaluate("() => ShirakabaQueue.send()")
+    for tab in (page, other):
+        expect(tab.locator("#queue .queue-count")).to_have_text("未送信 0 件")
+    assert Hanchan.objects.count() == 3
+    assert stored_totals() == [TOTALS] * 3
+
+
+def test_a_table_entered_meanwhile_is_kept_as_to_check_with_both_versions(
+    page: Page, context: BrowserContext, live_server, meet
+):
+    open_meet_online(page, live_server, meet)
+    context.set_offline(True)
+    page.reload()
+    enter_offline(page, 1)
+    # Meanwhile another device saves round 1, table 1 online, with other scores.
+    players = drawn_table(meet, 1, 1).players
+    theirs = [35_000, 30_000, 30_000, 25_000]
+    entries = [PlayerEntry(m, i, s) for i, (m, s) in enumerate(zip(players, theirs, strict=True))]
+    Hanchan(meet=meet, table_no=1, round_no=1, rule_set=meet.rule_set).record(entries)
+    context.set_offline(False)
+    item = page.locator(".queue-item.state-check")
+    expect(item).to_have_count(1)
+    expect(page.locator("#queue .queue-count")).to_contain_text("要確認 1 件")
+    page.locator("#queue summary").click()
+    expect(item).to_contain_text("この回戦・卓の半荘はすでに入力されています。")
+    versions = item.locator(".queue-versions > div")
+    expect(versions.nth(0)).to_contain_text("41,000")  # this device's
+    expect(versions.nth(1)).to_contain_text("35,000")  # the server's
+    assert Hanchan.objects.count() == 1
+    page.reload()  # nothing lost: still there after a reload
+    expect(page.locator(".queue-item.state-check")).to_have_count(1)
+    # The organizer keeps the device's version: it replaces the stored game.
+    page.locator("#queue summary").click()
+    page.locator(".queue-item.state-check [data-action=keep-mine]").click()
+    expect(page.locator(".queue-item.state-sent")).to_have_count(1)
+    stored = Hanchan.objects.get()
+    assert [r.score for r in stored.results.order_by("seat")] == [41_000, 32_000, 27_000, 20_000]
+    assert stored.version == 2
+
+
+def test_a_session_that_ended_offline_signs_in_again_then_sends(
+    page: Page, context: BrowserContext, live_server, meet
+):
+    open_meet_online(page, live_server, meet)
+    queue_three_offline(page, context)
+    Session.objects.all().delete()  # the session ended while the tablet was offline
+    context.set_offline(False)
+    prompt = page.locator(".queue-sign-in")
+    expect(prompt).to_be_visible()
+    expect(page.locator("#queue .queue-count")).to_have_text("未送信 3 件")
+    assert not Hanchan.objects.exists()
+    prompt.get_by_role("link").click()
+    page.fill("#id_username", "alice")
+    page.fill("#id_password", "alice-pass-123")
+    page.press("#id_password", "Enter")
+    page.wait_for_url(f"{live_server.url}/meets/{meet.pk}/")
+    expect(page.locator("#queue .queue-count")).to_have_text("未送信 0 件")
+    assert Hanchan.objects.count() == 3
+    assert stored_totals() == [TOTALS] * 3
+
+
+def test_a_wrong_sum_offline_is_refused_on_the_device_with_the_servers_words(
+    page: Page, context: BrowserContext, live_server, meet
+):
+    wrong = ["41000", "32000", "27000", "19000"]  # 119,000: 1,000 short
+    open_meet_online(page, live_server, meet)
+    # Online, on table 1: the server's refusal at the top of the form.
+    page.locator('.game.empty[data-round="1"][data-table="1"] a.button').click()
+    for seat, score in enumerate(wrong):
+        page.fill(f"#id_seat-{seat}-score", score)
+    page.locator("#id_seat-3-score").press("Enter")
+    online = page.locator(".form-errors").first
+    expect(online).to_contain_text("1,000")
+    said_online = online.inner_text().strip()
+    # Offline, on table 2: the same words, from the device; nothing queued.
+    page.goto(f"{live_server.url}/meets/{meet.pk}/")
+    context.set_offline(True)
+    page.reload()
+    page.locator('.game.empty[data-round="1"][data-table="2"] a.button').click()
+    for seat, score in enumerate(wrong):
+        page.fill(f"#id_seat-{seat}-score", score)
+    page.locator("#id_seat-3-score").press("Enter")
+    refusal = page.locator("#offline-refusal")
+    expect(refusal).to_be_visible()
+    assert refusal.inner_text().strip() == said_online
+    assert page.evaluate("async () => (await ShirakabaQueue.all()).length") == 0
