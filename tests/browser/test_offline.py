@@ -220,3 +220,62 @@ def test_a_wrong_sum_offline_is_refused_on_the_device_with_the_servers_words(
     expect(refusal).to_be_visible()
     assert refusal.inner_text().strip() == said_online
     assert page.evaluate("async () => (await ShirakabaQueue.all()).length") == 0
+
+
+def test_a_queued_game_is_changed_in_place_and_the_browser_closing_loses_nothing(
+    page: Page, context: BrowserContext, live_server, meet
+):
+    open_meet_online(page, live_server, meet)
+    context.set_offline(True)
+    page.reload()
+    enter_offline(page, 1)
+    page.close()  # the browser's window closed; the device's database stays
+    page = context.new_page()
+    page.goto(f"{live_server.url}/meets/{meet.pk}/")
+    expect(page.locator("#queue .queue-count")).to_have_text("未送信 1 件")
+    page.locator("#queue summary").click()
+    page.locator(".queue-item").get_by_role("link", name="編集").click()
+    expect(page.locator("#queued-note")).to_be_visible()
+    expect(page.locator("#id_seat-0-score")).to_have_value("41000")
+    page.fill("#id_seat-0-score", "40000")  # 北 becomes 21,000
+    page.locator("#id_seat-0-score").press("Enter")
+    page.wait_for_url(re.compile(r"/meets/\d+/#queue$"))
+    expect(page.locator("#queue .queue-count")).to_have_text("未送信 1 件")  # changed, not added
+    context.set_offline(False)
+    expect(page.locator("#queue .queue-count")).to_have_text("未送信 0 件")
+    stored = Hanchan.objects.get()
+    assert [r.score for r in stored.results.order_by("seat")] == [40_000, 32_000, 27_000, 21_000]
+
+
+def test_signing_out_with_unsent_games_warns_first_and_names_them(
+    page: Page, context: BrowserContext, live_server, meet
+):
+    open_meet_online(page, live_server, meet)
+    context.set_offline(True)
+    page.reload()
+    enter_offline(page, 2)
+    context.route("**/games/send/", lambda route: route.abort())  # the server out of reach
+    context.set_offline(False)
+    page.reload()
+    expect(page.locator("#queue .queue-count")).to_have_text("未送信 1 件")
+    sign_out = page.locator("form[data-sign-out] button").first
+    with page.expect_event("dialog") as asked:
+        sign_out.click()
+    warning = asked.value
+    assert "未送信の対局が 1 件あります：1回戦 2卓" in warning.message
+    warning.dismiss()
+    expect(page.locator("#queue .queue-count")).to_have_text("未送信 1 件")  # still signed in
+    with page.expect_event("dialog") as asked:
+        sign_out.click()
+    asked.value.accept()
+    page.wait_for_url(re.compile(r"/login/"))
+    kept = page.evaluate(
+        """() => new Promise((resolve) => {
+             const open = indexedDB.open("shirakaba-offline", 1);
+             open.onsuccess = () => {
+               const all = open.result.transaction("games").objectStore("games").getAll();
+               all.onsuccess = () => resolve(all.result.map((g) => g.state));
+             };
+           })"""
+    )
+    assert kept == ["queued"]  # signed out, the game stays on the device
