@@ -125,17 +125,25 @@
     names.forEach((name, seat) => showName(seat, name));
     return result;
   };
-  const offline = () => !navigator.onLine;
+  // Offline: the browser says so, or the live check just failed to reach the server (a
+  // network that is up but reaches nothing); the next live check that gets through clears it.
+  let unreachable = false;
+  const offline = () => !navigator.onLine || unreachable;
   if (checker) {
-    // No live check from the server while offline (or when it cannot be reached): the device's.
+    // No live check from the server while offline: the device's.
     document.addEventListener("htmx:beforeRequest", (event) => {
-      if (offline() && event.detail.elt === form) {
+      if (!navigator.onLine && event.detail.elt === form) {
         event.preventDefault();
         checkHere();
       }
     });
     document.addEventListener("htmx:sendError", (event) => {
-      if (event.detail.elt === form) checkHere();
+      if (event.detail.elt !== form) return;
+      unreachable = true;
+      checkHere();
+    });
+    document.addEventListener("htmx:afterRequest", (event) => {
+      if (event.detail.elt === form && event.detail.xhr && event.detail.xhr.status) unreachable = false;
     });
     window.addEventListener("offline", checkHere);
   }

@@ -216,4 +216,11 @@
 
   draw();
   queue.send(); // any page that opens sends what waits
+  // A network that is up but reached nothing sends no "online" event: try again now and then
+  // while games wait.
+  setInterval(async () => {
+    if (!navigator.onLine) return;
+    const items = await queue.all().catch(() => []);
+    if (items.some((item) => item.state === "queued")) queue.send();
+  }, 30_000);
 })();

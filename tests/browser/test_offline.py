@@ -279,3 +279,32 @@ def test_signing_out_with_unsent_games_warns_first_and_names_them(
            })"""
     )
     assert kept == ["queued"]  # signed out, the game stays on the device
+
+
+def test_a_network_that_reaches_nothing_queues_the_save_instead_of_losing_it(
+    page: Page, context: BrowserContext, live_server, meet
+):
+    """The browser thinks it is online, but no request gets through (a venue's Wi-Fi with no
+    way out): the failed live check sends the save to the queue."""
+    open_meet_online(page, live_server, meet)
+
+    def no_way_out(route):
+        if route.request.method == "POST":
+            route.abort()
+        else:
+            route.continue_()
+
+    context.route("**/*", no_way_out)
+    page.locator('.game.empty[data-round="1"][data-table="1"] a.button').click()
+    for seat, score in enumerate(SCORES):
+        page.fill(f"#id_seat-{seat}-score", score)
+    expect(page.locator("#settlement")).to_contain_text("✓")  # the device's check
+    page.locator("#id_seat-0-score").press("Enter")
+    page.wait_for_url(re.compile(r"/meets/\d+/#queue$"))
+    expect(page.locator("#queue .queue-count")).to_have_text("未送信 1 件")
+    assert not Hanchan.objects.exists()
+    context.unroute("**/*")
+    page.locator("#queue summary").click()
+    page.get_by_role("button", name="今すぐ送信").click()
+    expect(page.locator("#queue .queue-count")).to_have_text("未送信 0 件")
+    assert stored_totals() == [TOTALS]
