@@ -17,7 +17,7 @@ from members.models import Member
 from members.roles import ORGANIZER
 from scoring.meet_draw import drawn_table, make_draw, save_draw
 from scoring.models import Hanchan, Meet, PlayerEntry, RuleSet
-from tests.builders import sign_in
+from tests.builders import axe_violations, sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -103,6 +103,7 @@ def test_three_games_entered_offline_are_kept_through_a_reload(
     expect(items.nth(0)).to_contain_text("41,000")
     expect(items.nth(0)).to_contain_text("20,000")  # the blank seat, filled in
     expect(page.locator(".queued-badge")).to_have_count(3)  # the tables say so too
+    assert axe_violations(page) == []  # the band and the open list, to a screen reader too
     assert not Hanchan.objects.exists()
 
 
