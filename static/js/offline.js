@@ -165,7 +165,8 @@
     list.replaceChildren(...items.map(drawItem));
     const stopped = queue.stopped();
     signIn.hidden = stopped !== "signed_out";
-    if (queue.signIn()) signIn.querySelector("a").href = `${queue.signIn()}?next=${encodeURIComponent(location.pathname + location.search)}`;
+    const link = signIn.querySelector("a");
+    link.href = `${queue.signIn() || link.dataset.login}?next=${encodeURIComponent(location.pathname + location.search)}`;
     problem.hidden = !["not_organizer", "failed"].includes(stopped);
     problem.textContent = stopped === "not_organizer" ? text("not_organizer") : text("failed");
     markTables(items);

@@ -309,3 +309,21 @@ def test_a_network_that_reaches_nothing_queues_the_save_instead_of_losing_it(
     page.get_by_role("button", name="今すぐ送信").click()
     expect(page.locator("#queue .queue-count")).to_have_text("未送信 0 件")
     assert stored_totals() == [TOTALS]
+
+
+def test_a_csrf_cookie_gone_offline_asks_to_sign_in_and_then_sends(
+    page: Page, context: BrowserContext, live_server, meet
+):
+    open_meet_online(page, live_server, meet)
+    queue_three_offline(page, context)
+    # The queue reads the token from the cookie as it sends, so a token rotated meanwhile is
+    # read anew; the cookie gone (cleared, expired) is what leaves it without one.
+    context.clear_cookies(name="csrftoken")
+    context.set_offline(False)
+    prompt = page.locator(".queue-sign-in")
+    expect(prompt).to_be_visible()  # Django's CSRF refusal (403, not JSON): sign in again
+    assert not Hanchan.objects.exists()
+    prompt.get_by_role("link").click()  # still signed in: straight back, with a new token
+    page.wait_for_url(f"{live_server.url}/meets/{meet.pk}/")
+    expect(page.locator("#queue .queue-count")).to_have_text("未送信 0 件")
+    assert Hanchan.objects.count() == 3
