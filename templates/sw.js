@@ -64,11 +64,16 @@ const staticFile = async (request) => {
   return response;
 };
 
+// A kept page is shown when the network fails, or has not answered in this long (a venue's
+// Wi-Fi that is up but hardly passes anything).
+const PATIENCE = 8000;
+const slow = () => new Promise((resolve, reject) => setTimeout(() => reject(new Error("slow")), PATIENCE));
+
 const page = async (request) => {
   const cache = await caches.open(PAGES);
   const kept = await cache.match(request, { ignoreVary: true });
   try {
-    const response = await fetch(request);
+    const response = await (kept ? Promise.race([fetch(request), slow()]) : fetch(request));
     if (kept && response.ok && !response.redirected) await cache.put(request, response.clone());
     return response;
   } catch (error) {

@@ -183,6 +183,11 @@
     refuse([]);
     const id = form.dataset.queuedId || queue.newId();
     const before = form.dataset.queuedId ? await queue.get(id) : null;
+    if (form.dataset.queuedId && (!before || before.state === "sent")) {
+      // Sent (or dropped) from another tab meanwhile: a change now would be lost.
+      refuse([document.getElementById("queued-gone").content.textContent.trim()]);
+      return;
+    }
     const item = {
       ...(before || {}),
       id,

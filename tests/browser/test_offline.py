@@ -81,6 +81,14 @@ def queue_three_offline(page: Page, context: BrowserContext) -> None:
     expect(page.locator("#queue .queue-count")).to_have_text("未送信 3 件")
 
 
+def save_online_meanwhile(meet: Meet, table: int) -> None:
+    """Another device saves round 1's table online, with other scores."""
+    players = drawn_table(meet, 1, table).players
+    theirs = [35_000, 30_000, 30_000, 25_000]
+    entries = [PlayerEntry(m, i, s) for i, (m, s) in enumerate(zip(players, theirs, strict=True))]
+    Hanchan(meet=meet, table_no=table, round_no=1, rule_set=meet.rule_set).record(entries)
+
+
 def stored_totals() -> list[list[D]]:
     return [
         [r.total_points for r in game.results.order_by("seat")]
@@ -149,11 +157,7 @@ def test_a_table_entered_meanwhile_is_kept_as_to_check_with_both_versions(
     context.set_offline(True)
     page.reload()
     enter_offline(page, 1)
-    # Meanwhile another device saves round 1, table 1 online, with other scores.
-    players = drawn_table(meet, 1, 1).players
-    theirs = [35_000, 30_000, 30_000, 25_000]
-    entries = [PlayerEntry(m, i, s) for i, (m, s) in enumerate(zip(players, theirs, strict=True))]
-    Hanchan(meet=meet, table_no=1, round_no=1, rule_set=meet.rule_set).record(entries)
+    save_online_meanwhile(meet, table=1)
     context.set_offline(False)
     item = page.locator(".queue-item.state-check")
     expect(item).to_have_count(1)
@@ -255,17 +259,16 @@ def test_signing_out_with_unsent_games_warns_first_and_names_them(
     context.set_offline(True)
     page.reload()
     enter_offline(page, 2)
-    context.route("**/games/send/", lambda route: route.abort())  # the server out of reach
+    save_online_meanwhile(meet, table=2)  # so the game stays unsent, as 要確認
     context.set_offline(False)
-    page.reload()
-    expect(page.locator("#queue .queue-count")).to_have_text("未送信 1 件")
+    expect(page.locator("#queue .queue-count")).to_have_text("未送信 1 件 ・ 要確認 1 件")
     sign_out = page.locator("form[data-sign-out] button").first
     with page.expect_event("dialog") as asked:
         sign_out.click()
     warning = asked.value
     assert "未送信の対局が 1 件あります：1回戦 2卓" in warning.message
     warning.dismiss()
-    expect(page.locator("#queue .queue-count")).to_have_text("未送信 1 件")  # still signed in
+    expect(page.locator("#queue .queue-count")).to_contain_text("未送信 1 件")  # signed in still
     with page.expect_event("dialog") as asked:
         sign_out.click()
     asked.value.accept()
@@ -279,7 +282,7 @@ def test_signing_out_with_unsent_games_warns_first_and_names_them(
              };
            })"""
     )
-    assert kept == ["queued"]  # signed out, the game stays on the device
+    assert kept == ["check"]  # signed out, the game stays on the device
 
 
 def test_a_network_that_reaches_nothing_queues_the_save_instead_of_losing_it(
