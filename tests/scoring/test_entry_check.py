@@ -1,0 +1,270 @@
+"""The game form's live check on the device (issue 31) and on the server, held to one table.
+
+Issue 31: "one table of cases runs against both the Python check and the JavaScript check, so
+the two cannot drift apart"; "an offline save with a wrong sum is refused on the device with
+the same message as online."
+
+Each case of entry_check_cases.json names its members (and who attends the meet), a rule set
+made by the migrations, the form as typed, and what the check says (in Japanese): the facts of
+``GameForm.preview()`` and ``refusal``, the messages the server shows when the form is saved
+(at the top of the form and beside the fields, in the form's order). The Python side binds
+``GameForm`` to the form as the browser posts it; the JavaScript side runs
+static/js/entry_check.js in Node (tests/scoring/entry_check_runner.js) with the data
+``entry_check_data`` makes for the case's meet.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import shutil
+import subprocess
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.urls import reverse
+from django.utils import translation
+
+from members.models import Member
+from scoring.entry_check import entry_check_data
+from scoring.forms import GameForm
+from scoring.models import Meet, RuleSet
+from tests.builders import ROOT
+
+HERE = Path(__file__).resolve().parent
+CASES: list[dict[str, Any]] = json.loads((HERE / "entry_check_cases.json").read_text())
+RUNNER = HERE / "entry_check_runner.js"
+
+
+class RolledBack(Exception):
+    """Leaves the atomic block of a save that went through, so nothing stays saved."""
+
+
+def _seat(typed: dict[str, Any] | list[Any]) -> dict[str, Any]:
+    """A seat as the case writes it: [player, score] or {player, score, chombo, guest}."""
+    if isinstance(typed, list):
+        typed = {"player": typed[0], "score": typed[1]}
+    return {"player": "", "score": "", "chombo": "", "hands": "", "guest": False, **typed}
+
+
+def case_input(case: dict[str, Any], rule_set: RuleSet) -> dict[str, Any]:
+    """The case's form as ShirakabaCheck.read gives it."""
+    typed = case["input"]
+    seats = [_seat(s) for s in typed.get("seats", [])]
+    seats += [_seat({}) for _ in range(4 - len(seats))]
+    return {
+        "rule_set": str(rule_set.pk),
+        "unit": typed.get("unit", "points"),
+        "deposits_held": typed.get("deposits_held", "0"),
+        "confirm_scores": bool(typed.get("confirm_scores")),
+        "table_no": "1",
+        "round_no": "1",
+        "note": "",
+        "seats": seats,
+    }
+
+
+def posted(form: dict[str, Any]) -> dict[str, str]:
+    """The same form as the browser posts it (an unticked box is not sent)."""
+    data = {
+        "table_no": form["table_no"],
+        "round_no": form["round_no"],
+        "rule_set": form["rule_set"],
+        "unit": form["unit"],
+        "deposits_held": form["deposits_held"],
+        "note": form["note"],
+        "version": "",
+    }
+    if form["confirm_scores"]:
+        data["confirm_scores"] = "on"
+    for n, seat in enumerate(form["seats"]):
+        for name in ("player", "score", "chombo", "hands"):
+            data[f"seat-{n}-{name}"] = seat[name]
+        if seat["guest"]:
+            data[f"seat-{n}-guest"] = "on"
+    return data
+
+
+def set_up(case: dict[str, Any]) -> tuple[Meet, dict[str, Any]]:
+    """The case's members and a meet under its rule set; the form as read on the device."""
+    rule_set = RuleSet.objects.get(name=case["rule_set"])
+    meet = Meet.objects.create(date=date(2025, 4, 9), kind="wed", rule_set=rule_set)
+    for name, furigana, attendee in case["members"]:
+        member = Member.objects.create(name=name, furigana=furigana)
+        if attendee:
+            meet.attendees.add(member)
+    return meet, case_input(case, rule_set)
+
+
+def shown(form: GameForm) -> list[str]:
+    """The form's messages where the page shows them: the top, then beside each field."""
+    said = [str(m) for m in form.non_field_errors()]
+    said += [str(m) for name in form.fields for m in form.errors.get(name, [])]
+    said += [
+        str(m) for row in form.seats.forms for name in row.fields for m in row.errors.get(name, [])
+    ]
+    return said
+
+
+def refusal(meet: Meet, data: dict[str, str]) -> list[str]:
+    """What saving the form is refused with (nothing when it would be saved)."""
+    form = GameForm(data, meet=meet)
+    if form.is_valid():
+        try:
+            with transaction.atomic():
+                form.save()
+                raise RolledBack
+        except RolledBack:
+            return []
+        except ValidationError:
+            pass
+    return shown(form)
+
+
+def python_check(meet: Meet, data: dict[str, str]) -> dict[str, Any]:
+    preview = GameForm(data, meet=meet).preview()
+    result = {key: value for key, value in preview.items() if key not in {"confirm", "rows"}}
+    result["scores"] = [{"seat": s["seat"], "message": str(s["message"])} for s in result["scores"]]
+    result["deposits"] = [str(m) for m in result["deposits"]]
+    result["refusal"] = refusal(meet, data)
+    return result
+
+
+@pytest.fixture
+def rule_sets(club_rule) -> None:
+    """The rule sets the migrations make (club_rule puts them back after a flush)."""
+
+
+def test_the_table_has_the_cases_asked_for():
+    assert len(CASES) >= 25
+    assert len({c["name"] for c in CASES}) == len(CASES)
+    for case in CASES:
+        assert {"name", "members", "rule_set", "input", "expected"} <= set(case), case["name"]
+        assert "refusal" in case["expected"], case["name"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
+def test_the_python_check_gives_each_case(case, rule_sets):
+    with translation.override("ja"):
+        meet, form = set_up(case)
+        result = python_check(meet, posted(form))
+    got = {key: result.get(key) for key in case["expected"]}
+    assert got == case["expected"]
+
+
+def node() -> str:
+    found = shutil.which("node")
+    if found is None:
+        pytest.fail("Node.js is needed for the JavaScript check's tests (apt-get install -y npm)")
+    return found
+
+
+def run_js(cases: list[dict[str, Any]], tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    path = tmp_path / "cases.json"
+    path.write_text(json.dumps(cases, ensure_ascii=False))
+    return subprocess.run(
+        [node(), str(RUNNER), str(path)], capture_output=True, text=True, timeout=60, cwd=ROOT
+    )
+
+
+def js_result(form: dict[str, Any], data: dict[str, Any], tmp_path: Path) -> dict[str, Any]:
+    """ShirakabaCheck.check(form, data), run in Node."""
+    script = (
+        "const c = require(process.argv[1]);"
+        "const [input, data] = JSON.parse(require('fs').readFileSync(process.argv[2], 'utf8'));"
+        "console.log(JSON.stringify(c.check(input, data)));"
+    )
+    path = tmp_path / "one.json"
+    path.write_text(json.dumps([form, data], ensure_ascii=False))
+    source = str(ROOT / "static" / "js" / "entry_check.js")
+    out = subprocess.run(
+        [node(), "-e", script, source, str(path)], capture_output=True, text=True, check=True
+    )
+    result: dict[str, Any] = json.loads(out.stdout)
+    return result
+
+
+@pytest.mark.slow
+@pytest.mark.django_db
+def test_the_javascript_check_gives_each_case(rule_sets, tmp_path):
+    prepared = []
+    with translation.override("ja"):
+        for case in CASES:
+            with transaction.atomic():
+                meet, form = set_up(case)
+                prepared.append(
+                    {
+                        "name": case["name"],
+                        "input": form,
+                        "data": entry_check_data(meet),
+                        "expected": case["expected"],
+                        "render_contains": case.get("render_contains", []),
+                        "render_lacks": case.get("render_lacks", []),
+                    }
+                )
+                transaction.set_rollback(True)
+    out = run_js(prepared, tmp_path)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert f"{len(CASES)} cases, 0 differences" in out.stdout
+
+
+@pytest.mark.slow
+def test_the_runner_fails_a_case_that_differs(tmp_path, db, rule_sets):
+    """The runner is not a check that always passes: a wrong expectation fails it."""
+    case = CASES[0]
+    with translation.override("ja"):
+        meet, form = set_up(case)
+        data = entry_check_data(meet)
+    wrong = {**case["expected"], "refusal": ["これは違います。"]}
+    out = run_js(
+        [{"name": "wrong", "input": form, "data": data, "expected": wrong}],
+        tmp_path,
+    )
+    assert out.returncode == 1
+    assert "1 cases, 1 differences" in out.stdout
+
+
+@pytest.mark.slow
+def test_a_wrong_sum_is_refused_on_the_device_as_online(
+    organizer_client, meet, four_members, tmp_path
+):
+    """Issue 31: "an offline save with a wrong sum is refused on the device with the same
+    message as online": the message at the top of the form the server sends back."""
+    form = case_input(
+        {
+            "input": {
+                "seats": [
+                    ["ひがし", "32600"],
+                    ["みなみ", "30000"],
+                    ["にし", "30000"],
+                    ["きた", "27000"],
+                ]
+            }
+        },
+        meet.rule_set,
+    )
+    url = reverse("scoring:game-create", args=[meet.pk])
+    page = organizer_client.post(url, posted(form), headers={"accept-language": "ja"})
+    assert page.status_code == 400
+    top = re.search(r'<div class="form-errors" role="alert">(.*?)</div>', page.text, re.S)
+    assert top is not None
+    online = [html.unescape(p) for p in re.findall(r"<p>(.*?)</p>", top[1], re.S)]
+    assert online == ["卓の合計は 119,600 点です。120,000 点まであと 400 点不足しています。"]
+    with translation.override("ja"):
+        data = entry_check_data(meet)
+    assert js_result(form, data, tmp_path)["refusal"] == online
+
+
+def test_the_form_page_carries_the_data_and_the_script(organizer_client, meet):
+    page = organizer_client.get(reverse("scoring:game-create", args=[meet.pk]))
+    text = page.content.decode()
+    assert '<script id="entry-check-data" type="application/json">' in text
+    assert text.index("js/entry_check.js") < text.index("js/game_form.js")
+    data = json.loads(re.search(r'id="entry-check-data"[^>]*>(.*?)</script>', text, re.S)[1])
+    assert data == json.loads(json.dumps(entry_check_data(meet)))
