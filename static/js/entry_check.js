@@ -366,21 +366,26 @@
     };
     validate();
 
-    // What the save refuses (Hanchan.settle, rules.check_game, rules.settle), when the form
-    // itself is valid.
+    // What settling refuses (Hanchan.settle, rules.check_game, rules.settle), when the form
+    // itself is valid: the live check shows it as GameForm.preview's `problem` (an unticked
+    // 「Save anyway」 aside); the save is refused with it.
+    const unconfirmed = errors.confirm_scores.splice(0);
+    const settling = [];
     if (!hasErrors()) {
       const seen = new Set();
       for (const row of entries) {
         const member = row.player && row.player.member;
         if (!member) continue; // a new guest: "the game form has checked" them
-        if (seen.has(member.index)) nonField.push(fmt(said.member_twice, { name: member.name }));
+        if (seen.has(member.index)) settling.push(fmt(said.member_twice, { name: member.name }));
         seen.add(member.index);
       }
-      if (!nonField.length) {
+      if (!settling.length) {
         const refused = checkGame(rule, entries, deposits, data);
-        if (refused) nonField.push(refused);
+        if (refused) settling.push(refused);
       }
     }
+    errors.confirm_scores.push(...unconfirmed);
+    if (!hasErrors()) nonField.push(...settling);
 
     const total = Object.values(scores).reduce((a, b) => a + b, 0);
     const balance = total - (tableTotal - depositsHeld);
@@ -402,9 +407,10 @@
       for (const name of ["player", "score", "chombo"]) refusal.push(...row.errors[name]);
     }
     const doubtSaid = { under: said.doubt_under, over: said.doubt_over, far: said.doubt_far };
+    const complete = Object.keys(scores).length === rule.players;
     return {
       ready: true,
-      complete: Object.keys(scores).length === rule.players,
+      complete,
       players: rule.players,
       entered: Object.keys(scores).length,
       total,
@@ -428,6 +434,7 @@
         if (row.player && row.player.guest) return row.player.guest.name;
         return strip(row.rawPlayer);
       }),
+      problem: complete ? settling.join(" ") : "",
       refusal,
     };
   };
@@ -532,6 +539,7 @@
       );
     }
     out.push(jsonScript(result.seat_names, "seat-names"));
+    if (result.problem) out.push(line("field-error", result.problem));
     out.push(line("help", said.settled_when_sent));
     return out.join("\n");
   };

@@ -3,7 +3,8 @@
 //
 //   node tests/scoring/entry_check_runner.js CASES.json
 //
-// CASES.json: [{name, input, data, expected, render_contains?, render_lacks?}], written by
+// CASES.json: [{name, input, data, expected, render_contains?, render_lacks?, server_lines?}],
+// written by
 // tests/scoring/test_entry_check.py. Prints one line per case that differs and exits 1 then;
 // prints "N cases" and exits 0 when every case gives its expected values.
 "use strict";
@@ -28,6 +29,15 @@ for (const c of cases) {
   }
   for (const [key, want] of Object.entries(c.expected)) {
     if (!same(result[key], want)) failures.push({ case: c.name, key, want, got: result[key] });
+  }
+  if (c.server_lines) {
+    // The live check's lines as the server's partial draws them: the same, but for the line
+    // saying the server settles the game when it is sent.
+    const settled = `<p class="help">${c.data.messages.settled_when_sent}</p>`;
+    const lines = (html.match(/<p class="[^"]*">.*?<\/p>/gs) || []).filter((l) => l !== settled);
+    if (!same(lines, c.server_lines)) {
+      failures.push({ case: c.name, key: "render", want: c.server_lines, got: lines });
+    }
   }
   for (const text of c.render_contains || []) {
     if (!html.includes(text)) failures.push({ case: c.name, render_lacks: text, html });

@@ -214,6 +214,47 @@ def test_the_javascript_check_gives_each_case(rule_sets, tmp_path):
     assert f"{len(CASES)} cases, 0 differences" in out.stdout
 
 
+def server_lines(page: str) -> list[str]:
+    """The lines of the live check the server drew (its htmx answer), as the script draws
+    them: each ``<p class="…">…</p>`` on one line, whitespace between the tags dropped."""
+    return [
+        re.sub(r">\s+<", "><", line)
+        for line in re.findall(r'<p class="[^"]*"(?: role="alert")?>.*?</p>', page, re.S)
+    ]
+
+
+@pytest.mark.slow
+@pytest.mark.django_db
+def test_the_javascript_check_says_what_the_server_draws(rule_sets, organizer_client, tmp_path):
+    """ShirakabaCheck.render says what the template's partial ``settlement`` says, line for
+    line and class for class, of every case (the server's answer to the live check's post)."""
+    prepared = []
+    for case in CASES:
+        with transaction.atomic():
+            with translation.override("ja"):
+                meet, form = set_up(case)
+                data = entry_check_data(meet)
+            url = reverse("scoring:game-create", args=[meet.pk])
+            page = organizer_client.post(
+                url,
+                {**posted(form), "preview": "1"},
+                headers={"HX-Request": "true", "accept-language": "ja"},
+            )
+            assert page.status_code == 200
+            prepared.append(
+                {
+                    "name": case["name"],
+                    "input": form,
+                    "data": data,
+                    "expected": {},
+                    "server_lines": server_lines(page.text),
+                }
+            )
+            transaction.set_rollback(True)
+    out = run_js(prepared, tmp_path)
+    assert out.returncode == 0, out.stdout + out.stderr
+
+
 @pytest.mark.slow
 def test_the_runner_fails_a_case_that_differs(tmp_path, db, rule_sets):
     """The runner is not a check that always passes: a wrong expectation fails it."""
