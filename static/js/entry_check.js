@@ -96,10 +96,15 @@
     return Number.isSafeInteger(value) ? sign * value : null;
   };
 
-  // django.forms.IntegerField: "" is nothing, "10", " +10 ", "1_000", "10.0" are numbers.
+  // django.forms.IntegerField (Python's int()): "" is nothing, "10", " +10 ", "1_000",
+  // "10.0" and full-width "１０" are numbers. (int() reads the digits of every script; this
+  // reads ASCII and full-width ones, what a Japanese keyboard types.)
   // Returns {empty}, {value: BigInt} or {invalid}.
   const parseInteger = (text) => {
-    const raw = strip(String(text == null ? "" : text).replace(/\.0*[\s]*$/, ""));
+    const ascii = String(text == null ? "" : text).replace(/[\uff10-\uff19]/g, (d) =>
+      String.fromCharCode(d.charCodeAt(0) - 0xfee0),
+    );
+    const raw = strip(ascii.replace(/\.0*[\s]*$/, ""));
     if (text == null || String(text) === "") return { empty: true };
     if (!/^[+-]?[0-9]+(_[0-9]+)*$/.test(raw)) return { invalid: true };
     return { value: BigInt(raw.replace(/_/g, "")) };
