@@ -535,12 +535,14 @@
       out.push(line("filled", fmt(said.filled, params)));
     }
     if (result.doubts.length) {
-      const checked = result.confirm_scores ? " checked" : "";
+      // As Django draws the box: marked invalid while unticked (the save is refused then).
+      const box = result.confirm_scores
+        ? '<input type="checkbox" name="confirm_scores" id="id_confirm_scores" checked>'
+        : '<input type="checkbox" name="confirm_scores" aria-invalid="true" id="id_confirm_scores">';
       out.push(
         '<div class="score-doubts">' +
           result.doubts.map((d) => line("check warn", d)).join("") +
-          `<label class="choice"><input type="checkbox" name="confirm_scores" id="id_confirm_scores"${checked}> ` +
-          `${escape(said.save_anyway)}</label></div>`,
+          `<label class="choice">${box} ${escape(said.save_anyway)}</label></div>`,
       );
     }
     out.push(jsonScript(result.seat_names, "seat-names"));
