@@ -10,7 +10,23 @@
 // every text in it is the server's own, translated. Places and P are not worked out here: the
 // server settles the game when it is sent. Exact integers only (every score fits in a double).
 // The one table of cases: tests/scoring/entry_check_cases.json (tests/scoring/test_entry_check.py
-// runs it against both checks).
+// runs it against both checks, and compares them on forms made at random too).
+//
+// API (the offline queue is built on these names):
+// - read(form): the #game-form's fields as typed: {rule_set, unit, deposits_held,
+//   confirm_scores (bool), table_no, round_no, note, seats: [{player, score, chombo, hands,
+//   guest (bool)} x 4]}.
+// - check(input, data): {ready, complete, players, entered, total, short, over,
+//   excess_off_top, filled_seat, filled_score, names: [{seat, text, several, candidates,
+//   guest_taken}], guest_hint, scores: [{seat, message}], deposits, doubts, seat_names,
+//   confirm_scores, problem, refusal}: GameForm.preview's facts (`problem`: what settling
+//   refuses, shown when the table is complete), and `refusal`, the messages of the top of the
+//   form and beside the fields (in the form's order) that saving it online would give; empty
+//   when the device may keep the game. Not known here: the table and round taken by another
+//   game, a player seated at another table, the meet finalised, big hands (満貫以上) typed
+//   wrong, the table/round/note fields. The server refuses those when the game is sent.
+// - render(result, data): the inside of <section id="settlement">, as the template's partial
+//   `settlement` draws it, and a line saying places and points are worked out when sent.
 //
 // A plain script (the CSP is script-src 'self'); Node loads it with require() for the tests.
 (function (root) {
