@@ -21,8 +21,9 @@ from django.utils.translation import gettext, gettext_noop
 
 from members.models import NAME_LENGTH, Member
 from scoring import rules
-from scoring.models import INVALID_GAME_MESSAGES, Meet, RuleSet
-from scoring.notation import SCORE_SIGNS, Seat, seat_label
+from scoring.hands import Level
+from scoring.models import INVALID_GAME_MESSAGES, BigHand, Meet, RuleSet
+from scoring.notation import HAND_WORDS, SCORE_SIGNS, Seat, seat_label
 
 MESSAGE_IDS: dict[str, str] = {
     # SeatForm.clean_player, _new_guest, clean_score, clean; GameForm.clean, clean_deposits_held
@@ -54,8 +55,12 @@ MESSAGE_IDS: dict[str, str] = {
         "%(seat)s: %(score)s points (the blank, filled in) is more than 30,000 points "
         "away from the scores typed."
     ),
+    # notation.parse_big_hands (SeatForm.clean_hands)
+    "bad_hand": gettext_noop("%(word)s is not a hand level (満貫, 跳満, 倍満, 三倍満, 役満)."),
+    "named_hand": gettext_noop("Only a yakuman carries a name."),
     # Hanchan.settle
     "member_twice": gettext_noop("%(name)s is entered twice."),
+    "yakuman_name_long": gettext_noop("A yakuman name has at most %(n)s characters."),
     # Django's own field messages (its catalogue translates them)
     "required": "This field is required.",
     "invalid_choice": "Select a valid choice. That choice is not one of the available choices.",
@@ -138,5 +143,8 @@ def entry_check_data(meet: Meet) -> dict[str, Any]:
         "score_signs": SCORE_SIGNS,
         "name_length": NAME_LENGTH,
         "seat_labels": [seat_label(seat) for seat in Seat],
+        "hand_words": {word: level.value for word, level in HAND_WORDS.items()},
+        "yakuman": Level.YAKUMAN.value,
+        "yakuman_name_length": BigHand.NAME_LENGTH,
         "messages": entry_check_messages(),
     }

@@ -23,8 +23,8 @@
 //   refuses, shown when the table is complete), and `refusal`, the messages of the top of the
 //   form and beside the fields (in the form's order) that saving it online would give; empty
 //   when the device may keep the game. Not known here: the table and round taken by another
-//   game, a player seated at another table, the meet finalised, big hands (満貫以上) typed
-//   wrong, the table/round/note fields. The server refuses those when the game is sent.
+//   game, a player seated at another table, the meet finalised, the table/round/note fields.
+//   The server refuses those when the game is sent.
 // - render(result, data): the inside of <section id="settlement">, as the template's partial
 //   `settlement` draws it, and a line saying places and points are worked out when sent.
 //
@@ -229,6 +229,27 @@
     return { error: fmt(said.unknown, { text }), code: "unknown", candidates };
   };
 
+  // scoring.notation.parse_big_hands: "Read 満貫;跳満;役満(国士無双) (or short 満 跳 倍 三 役,
+  // separated by ; 、 , or spaces)." Returns {hands: [[level, name]]} or {error}.
+  const HAND_SEPARATORS = new RegExp("[;；,，、" + PY_SPACE + "]+");
+  const HAND_WITH_NAME = /^([^()（）]+)(?:[(（]([^()（）]*)[)）])?$/;
+  const parseBigHands = (text, data) => {
+    const said = data.messages;
+    const hands = [];
+    for (const word of strip(text).split(HAND_SEPARATORS)) {
+      if (!word) continue;
+      const match = HAND_WITH_NAME.exec(word);
+      const key = match ? strip(match[1]).toLowerCase() : "";
+      const level = match && Object.hasOwn(data.hand_words, key) ? data.hand_words[key] : null;
+      if (level === null) return { error: fmt(said.bad_hand, { word }) };
+      const name = strip(match[2] || "");
+      if (CONTROL.test(name)) return { error: said.control_character };
+      if (name && level !== data.yakuman) return { error: said.named_hand };
+      hands.push([level, name]);
+    }
+    return { hands };
+  };
+
   // SeatForm.clean_score: "The score in points, read in the game's unit".
   const readScore = (text, hundreds, data) => {
     const said = data.messages;
@@ -309,7 +330,8 @@
         player: null, // {member} or {guest}
         found: null,
         score: null,
-        errors: { player: [], score: [], chombo: [] },
+        hands: [],
+        errors: { player: [], score: [], chombo: [], hands: [] },
         empty: strip(rawPlayer + rawScore) === "",
       };
       const name = strip(rawPlayer);
@@ -327,6 +349,9 @@
       }
       const chombo = readInteger(typed.chombo, 0, data.chombo_limit, said);
       if (chombo.error) row.errors.chombo.push(chombo.error);
+      const hands = parseBigHands(typed.hands == null ? "" : String(typed.hands), data);
+      if (hands.error) row.errors.hands.push(hands.error);
+      else row.hands = hands.hands;
       // SeatForm.clean: a score without a name. (A name of spaces only is taken as none: the
       // server takes it as a player of nobody.)
       const noName = rawPlayer === "" || (name === "" && scoreText !== "");
@@ -396,9 +421,16 @@
       const seen = new Set();
       for (const row of entries) {
         const member = row.player && row.player.member;
-        if (!member) continue; // a new guest: "the game form has checked" them
-        if (seen.has(member.index)) settling.push(fmt(said.member_twice, { name: member.name }));
-        seen.add(member.index);
+        // a new guest: "the game form has checked that no two of them share a name"
+        if (member && seen.has(member.index)) {
+          settling.push(fmt(said.member_twice, { name: member.name }));
+        }
+        if (member) seen.add(member.index);
+        for (const [, name] of row.hands) {
+          if (Array.from(name).length > data.yakuman_name_length) {
+            settling.push(fmt(said.yakuman_name_long, { n: data.yakuman_name_length }));
+          }
+        }
       }
       if (!settling.length) {
         const refused = checkGame(rule, entries, deposits, data);
@@ -425,7 +457,7 @@
     const refusal = [...nonField];
     for (const name of ["unit", "deposits_held", "confirm_scores"]) refusal.push(...errors[name]);
     for (const row of seats) {
-      for (const name of ["player", "score", "chombo"]) refusal.push(...row.errors[name]);
+      for (const name of ["player", "score", "chombo", "hands"]) refusal.push(...row.errors[name]);
     }
     const doubtSaid = { under: said.doubt_under, over: said.doubt_over, far: said.doubt_far };
     const complete = Object.keys(scores).length === rule.players;

@@ -422,6 +422,9 @@ def random_form(rng: random.Random) -> dict[str, Any]:
                 else "",
                 "score": typed_score(rng, score, hundreds) if seated else "",
                 "chombo": rng.choice(["1", "21", "-1", "x"]) if sometimes(rng, 0.04) else "",
+                "hands": rng.choice(["満", "役満(国士無双)", "跳満(立直)", "ばいまん", "三倍 倍"])
+                if sometimes(rng, 0.06)
+                else "",
                 "guest": sometimes(rng, 0.06),
             }
         )
