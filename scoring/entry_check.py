@@ -22,7 +22,7 @@ from django.utils.translation import gettext, gettext_noop
 from members.models import NAME_LENGTH, Member
 from scoring import rules
 from scoring.hands import Level
-from scoring.models import INVALID_GAME_MESSAGES, BigHand, Meet, RuleSet
+from scoring.models import INVALID_GAME_MESSAGES, LAST_ROUND, LAST_TABLE, BigHand, Meet, RuleSet
 from scoring.notation import HAND_WORDS, SCORE_SIGNS, Seat, seat_label
 
 MESSAGE_IDS: dict[str, str] = {
@@ -142,6 +142,8 @@ def entry_check_data(meet: Meet) -> dict[str, Any]:
         "filled_gap": rules.FILLED_GAP,
         "score_signs": SCORE_SIGNS,
         "name_length": NAME_LENGTH,
+        "last_table": LAST_TABLE,
+        "last_round": LAST_ROUND,
         "seat_labels": [seat_label(seat) for seat in Seat],
         "hand_words": {word: level.value for word, level in HAND_WORDS.items()},
         "yakuman": Level.YAKUMAN.value,

@@ -23,8 +23,9 @@
 //   refuses, shown when the table is complete), and `refusal`, the messages of the top of the
 //   form and beside the fields (in the form's order) that saving it online would give; empty
 //   when the device may keep the game. Not known here: the table and round taken by another
-//   game, a player seated at another table, the meet finalised, the table/round/note fields.
-//   The server refuses those when the game is sent.
+//   game, a player seated at another table, the meet finalised, a name or note longer than
+//   the field takes (the browser's maxlength keeps them short). The server refuses those when
+//   the game is sent.
 // - render(result, data): the inside of <section id="settlement">, as the template's partial
 //   `settlement` draws it, and a line saying places and points are worked out when sent.
 //
@@ -296,7 +297,24 @@
     }
     const tableTotal = rule.players * rule.start_points;
     const nonField = [];
-    const errors = { unit: [], deposits_held: [], confirm_scores: [] };
+    const errors = {
+      table_no: [],
+      round_no: [],
+      unit: [],
+      deposits_held: [],
+      note: [],
+      confirm_scores: [],
+    };
+
+    // GameForm's fields in their order: table, round, (rule set), unit, deposits, note.
+    for (const [name, last] of [
+      ["table_no", data.last_table],
+      ["round_no", data.last_round],
+    ]) {
+      const number = readInteger(input[name], 1, last, said);
+      if (number.error) errors[name].push(number.error);
+      else if (number.value === null) errors[name].push(said.required);
+    }
 
     // GameForm: unit, then deposits_held (clean_deposits_held reads the cleaned unit).
     const unit = input.unit == null ? "" : String(input.unit);
@@ -316,6 +334,9 @@
       }
     }
     const depositsHeld = deposits === null ? 0 : Number(deposits);
+    if (CONTROL.test(strip(input.note == null ? "" : String(input.note)))) {
+      errors.note.push(said.control_character);
+    }
 
     // The seat rows (SeatForm), read in the unit as typed.
     const hundreds = unit === HUNDREDS;
@@ -455,7 +476,7 @@
       });
     }
     const refusal = [...nonField];
-    for (const name of ["unit", "deposits_held", "confirm_scores"]) refusal.push(...errors[name]);
+    for (const name of Object.keys(errors)) refusal.push(...errors[name]);
     for (const row of seats) {
       for (const name of ["player", "score", "chombo", "hands"]) refusal.push(...row.errors[name]);
     }

@@ -59,13 +59,13 @@ def case_input(case: dict[str, Any], rule_set: RuleSet) -> dict[str, Any]:
     seats = [_seat(s) for s in typed.get("seats", [])]
     seats += [_seat({}) for _ in range(4 - len(seats))]
     return {
-        "rule_set": str(rule_set.pk),
+        "rule_set": typed.get("rule_set", str(rule_set.pk)),
         "unit": typed.get("unit", "points"),
         "deposits_held": typed.get("deposits_held", "0"),
         "confirm_scores": bool(typed.get("confirm_scores")),
-        "table_no": "1",
-        "round_no": "1",
-        "note": "",
+        "table_no": typed.get("table_no", "1"),
+        "round_no": typed.get("round_no", "1"),
+        "note": typed.get("note", ""),
         "seats": seats,
     }
 
@@ -130,8 +130,11 @@ def refusal(meet: Meet, data: dict[str, str]) -> list[str]:
 def python_check(meet: Meet, data: dict[str, str]) -> dict[str, Any]:
     preview = GameForm(data, meet=meet).preview()
     result = {key: value for key, value in preview.items() if key not in {"confirm", "rows"}}
-    result["scores"] = [{"seat": s["seat"], "message": str(s["message"])} for s in result["scores"]]
-    result["deposits"] = [str(m) for m in result["deposits"]]
+    if result["ready"]:
+        result["scores"] = [
+            {"seat": s["seat"], "message": str(s["message"])} for s in result["scores"]
+        ]
+        result["deposits"] = [str(m) for m in result["deposits"]]
     result["refusal"] = refusal(meet, data)
     return result
 
@@ -441,6 +444,9 @@ def random_form(rng: random.Random) -> dict[str, Any]:
             "unit": unit,
             "deposits_held": "" if deposits == 0 and sometimes(rng, 0.5) else typed_deposits,
             "confirm_scores": sometimes(rng, 0.3),
+            "table_no": rng.choice(["", "0", "51", "x"]) if sometimes(rng, 0.04) else "3",
+            "round_no": rng.choice(["", "21", "２"]) if sometimes(rng, 0.04) else "2",
+            "note": "a\u202eb" if sometimes(rng, 0.03) else "",
             "seats": seats,
         },
     }
