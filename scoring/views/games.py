@@ -20,6 +20,7 @@ from django.views.decorators.vary import vary_on_headers
 
 from members.models import Member
 from members.roles import is_organizer, organizer_required
+from scoring.entry_check import entry_check_data
 from scoring.forms import (
     GameForm,
     ScoreUnit,
@@ -129,6 +130,7 @@ def _game_form(
             "players": form.players,
             "rule_set_players": dict(RuleSet.objects.values_list("pk", "players")),
             "preview": _preview_at_load(form),
+            "check_data": entry_check_data(meet),
         },
         status=status,
     )
