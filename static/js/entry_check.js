@@ -19,7 +19,7 @@
 // - check(input, data): {ready, complete, players, entered, total, short, over,
 //   excess_off_top, filled_seat, filled_score, names: [{seat, text, several, candidates,
 //   guest_taken}], guest_hint, scores: [{seat, message}], deposits, doubts, seat_names,
-//   confirm_scores, problem, refusal}: GameForm.preview's facts (`problem`: what settling
+//   confirm_scores, problem, refusal, points}: GameForm.preview's facts (`problem`: what settling
 //   refuses, shown when the table is complete), and `refusal`, the messages of the top of the
 //   form and beside the fields (in the form's order) that saving it online would give; empty
 //   when the device may keep the game. Not known here: the table and round taken by another
@@ -510,6 +510,9 @@
       }),
       problem: complete ? settling.join(" ") : "",
       refusal,
+      // Each seat's score in points as read (the blank filled in), null where none: the
+      // offline queue's list shows them (static/js/game_form.js).
+      points: [0, 1, 2, 3].map((seat) => (seat in scores ? scores[seat] : null)),
     };
   };
 

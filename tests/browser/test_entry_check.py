@@ -93,4 +93,4 @@ def test_the_device_says_what_the_server_says(page: Page, live_server, meet_of_f
 
     # Saved online, the form comes back with the same message at the top.
     page.get_by_role("button", name="保存").click()
-    expect(page.locator(".form-errors")).to_have_text(short)
+    expect(page.locator(".form-errors:not(#offline-refusal)")).to_have_text(short)

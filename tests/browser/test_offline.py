@@ -210,7 +210,7 @@ def test_a_wrong_sum_offline_is_refused_on_the_device_with_the_servers_words(
     for seat, score in enumerate(wrong):
         page.fill(f"#id_seat-{seat}-score", score)
     page.locator("#id_seat-3-score").press("Enter")
-    online = page.locator(".form-errors").first
+    online = page.locator(".form-errors:not(#offline-refusal)")
     expect(online).to_contain_text("1,000")
     said_online = online.inner_text().strip()
     # Offline, on table 2: the same words, from the device; nothing queued.
