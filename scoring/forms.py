@@ -414,7 +414,10 @@ class SeatForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         assert data is not None  # Form.clean returns cleaned_data
-        if not self["player"].value() and self["score"].value() and "player" not in self.errors:
+        # A name of spaces only is no name (clean_player strips it): it was let through and
+        # the game failed to settle with a server error.
+        named = str(self["player"].value() or "").strip()
+        if not named and self["score"].value() and "player" not in self.errors:
             self.add_error("player", _("Who sat here?"))
         return data
 
