@@ -5,6 +5,7 @@ import hashlib
 import json
 from functools import cache
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_not_required
 from django.contrib.staticfiles import finders
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -87,7 +88,9 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     the club's)."""
     context = {
         "precache": json.dumps([static(path) for path in OFFLINE_STATIC]),
-        "static_prefix": json.dumps(static("")),
+        # STATIC_URL itself (with the script prefix): static("") asks the manifest storage
+        # for a file named "" and fails in production.
+        "static_prefix": json.dumps(settings.STATIC_URL),
         "offline": json.dumps(reverse("offline")),
         "version": _offline_static_version(),
     }

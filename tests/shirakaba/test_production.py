@@ -2,6 +2,7 @@
 environment it gives starts gunicorn behind a (simulated) HTTPS proxy, and the answers carry what
 production needs: the redirect to https, secure cookies, HSTS, the CSP, static files."""
 
+import json
 import os
 import re
 import signal
@@ -109,6 +110,17 @@ def test_make_serve_runs_the_production_configuration(server, host):
     assert css, "the page links the hashed stylesheet"
     static = httpx.get(server + css[1], headers=https)
     assert static.status_code == 200 and "max-age=315360000" in static.headers["cache-control"]
+
+    # The service worker (issue 31) names the static files it keeps by their hashed names,
+    # each of which whitenoise serves; it is served fresh, from the root's scope.
+    worker = httpx.get(server + "/sw.js", headers=https)
+    assert worker.status_code == 200 and worker.headers["service-worker-allowed"] == "/"
+    assert worker.headers["cache-control"] == "no-cache"
+    kept = json.loads(worker.text.split("const PRECACHE = ", 1)[1].split(";\n", 1)[0])
+    assert any(re.fullmatch(r"/static/js/queue\.[0-9a-f]+\.js", url) for url in kept), kept
+    for url in kept:
+        assert httpx.get(server + url, headers=https).status_code == 200, url
+    assert 'const STATIC_PREFIX = "/static/";' in worker.text
 
     # Anything else asks to sign in first; debugging pages are off.
     assert httpx.get(server + "/standings/", headers=https).status_code == 302
