@@ -654,6 +654,24 @@ def production_environment() -> dict[str, str]:
 # --- the browser -----------------------------------------------------------------------
 
 
+# Thirteen members who come to a meet day (the browser tests' club).
+MEET_DAY_NAMES = [
+    "相川 愛",
+    "石田 勇",
+    "上野 海",
+    "江藤 恵",
+    "大西 治",
+    "加藤 薫",
+    "木村 清",
+    "工藤 久美",
+    "小林 健",
+    "斎藤 幸",
+    "志村 静",
+    "鈴木 進",
+    "瀬川 誠",
+]
+
+
 def sign_in(page, live_server, username: str, password: str) -> None:
     """Sign in through the sign-in page, as a person would, and land on the home page."""
     page.goto(f"{live_server.url}/login/")

@@ -14,28 +14,14 @@ from members.models import Member
 from members.roles import ORGANIZER
 from scoring.meet_draw import stored_draw
 from scoring.models import Hanchan, Meet
-from tests.builders import KeyCounter, sign_in
+from tests.builders import MEET_DAY_NAMES, KeyCounter, sign_in
 
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.django_db(transaction=True),
 ]
 
-NAMES = [
-    "相川 愛",
-    "石田 勇",
-    "上野 海",
-    "江藤 恵",
-    "大西 治",
-    "加藤 薫",
-    "木村 清",
-    "工藤 久美",
-    "小林 健",
-    "斎藤 幸",
-    "志村 静",
-    "鈴木 進",
-    "瀬川 誠",
-]
+NAMES = MEET_DAY_NAMES
 # A table's scores in seat order; the last seat is left blank and filled from the total.
 FOUR = ["41000", "32000", "27000"]  # 北 gets 20,000 (4 × 30,000 − 100,000)
 THREE = ["45000", "35000"]  # 西 gets 25,000 under the club's 3-player rules (105,000)

@@ -17,24 +17,10 @@ from members.models import Member
 from members.roles import ORGANIZER
 from scoring.meet_draw import drawn_table, make_draw, save_draw
 from scoring.models import Hanchan, Meet, PlayerEntry, RuleSet
-from tests.builders import axe_violations, sign_in
+from tests.builders import MEET_DAY_NAMES, axe_violations, sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-NAMES = [
-    "相川 愛",
-    "石田 勇",
-    "上野 海",
-    "江藤 恵",
-    "大西 治",
-    "加藤 薫",
-    "木村 清",
-    "工藤 久美",
-    "小林 健",
-    "斎藤 幸",
-    "志村 静",
-    "鈴木 進",
-]
 SCORES = ["41000", "32000", "27000"]  # 北 left blank: 20,000 from the table total
 TOTALS = [D("41.0"), D("12.0"), D("-13.0"), D("-40.0")]  # +11+30, +2+10, −3−10, −10−30
 BAND = "オフライン：保存した対局は端末に保管され、接続が戻ると送信されます"
@@ -44,7 +30,7 @@ BAND = "オフライン：保存した対局は端末に保管され、接続が
 def meet():
     user = User.objects.create_user("alice", password="alice-pass-123", is_staff=True)
     user.groups.add(Group.objects.get(name=ORGANIZER))
-    members = [Member.objects.create(name=name, furigana="かな") for name in NAMES]
+    members = [Member.objects.create(name=name, furigana="かな") for name in MEET_DAY_NAMES[:12]]
     meet = Meet.objects.create(
         date=date(2026, 11, 25), kind="wed", rule_set=RuleSet.objects.default()
     )

@@ -148,7 +148,10 @@ class TestGameEntry:
             ({"seat-1-player": "だれか"}, "「だれか」という会員はいません"),
             ({"seat-3-player": "", "seat-3-score": "27400"}, "この席の対局者を入力してください"),
             # only spaces (and a full-width one): no name either; it answered 500 before
-            ({"seat-3-player": " \u3000 ", "seat-3-score": "27400"}, "この席の対局者を入力してください"),
+            (
+                {"seat-3-player": " \u3000 ", "seat-3-score": "27400"},
+                "この席の対局者を入力してください",
+            ),
             ({"seat-0-hands": "大満貫"}, "「大満貫」は役の種類として読めません"),
             ({"seat-0-chombo": "-1"}, "0 以上"),
         ],
