@@ -509,7 +509,9 @@ class GameForm(forms.Form):
         required=False,
         validators=[no_control_characters],
     )
-    version = forms.IntegerField(widget=forms.HiddenInput, required=False)
+    version = forms.IntegerField(
+        label=_("Version of the game"), widget=forms.HiddenInput, required=False
+    )
     confirm_scores = forms.BooleanField(label=_("Save anyway"), required=False)
 
     def __init__(self, *args: Any, meet: Meet, game: Hanchan | None = None, **kwargs: Any):

@@ -170,7 +170,12 @@
       if (!name && points == null) continue;
       lines.push({ seat: seatLabels[seat], name, score: points == null ? "" : points });
     }
-    return { round: form.elements.round_no.value.trim(), table: form.elements.table_no.value.trim(), lines };
+    return {
+      meet_label: form.dataset.meetLabel,
+      round: form.elements.round_no.value.trim(),
+      table: form.elements.table_no.value.trim(),
+      lines,
+    };
   };
 
   const queuedId = () => (/^#queued=([\w-]+)$/.exec(location.hash) || [])[1];
@@ -232,7 +237,11 @@
     }
     if (queue && checker && (offline() || form.dataset.queuedId)) {
       event.preventDefault();
-      keepInQueue();
+      // Once, as online: a second tap while the first is kept does nothing.
+      form.dataset.sending = "1";
+      keepInQueue().finally(() => {
+        if (!refusal.hidden) delete form.dataset.sending; // refused: it may be sent again
+      });
       return;
     }
     keep();

@@ -58,9 +58,19 @@
   const signIn = panel.querySelector(".queue-sign-in");
   const problem = panel.querySelector(".queue-problem");
   const unsent = (items) => items.filter((item) => item.state !== "sent");
+  const queued = (items) => items.filter((item) => item.state === "queued");
+  const summaryOf = (item) => (item && typeof item.summary === "object" && item.summary) || {};
 
-  const where = (item) => text("where", { round: item.summary.round, table: item.summary.table });
+  // 「2026年11月25日（水） 1回戦 1卓」: the queue is the device's, for every meet.
+  const where = (item) => {
+    const summary = summaryOf(item);
+    const place = text("where", { round: summary.round ?? "?", table: summary.table ?? "?" });
+    return summary.meet_label ? `${summary.meet_label} ${place}` : place;
+  };
+  // Only the site's own addresses go into a link (a kept item is data, not trusted code).
+  const own = (url) => (typeof url === "string" && /^\/[^/\\]/.test(url) ? url : "#");
   const lines = (rows) =>
+    Array.isArray(rows) &&
     element(
       "table",
       { class: "queue-lines" },
@@ -82,7 +92,7 @@
     element("button", { type: "button", class: `button ${kind} small`, "data-action": action, "data-id": item.id }, label);
 
   const drawItem = (item) => {
-    const state = { queued: text("queued"), sent: text("sent"), check: text("check") }[item.state];
+    const state = { queued: text("queued"), sent: text("sent"), check: text("check") }[item.state] || "?";
     const head = element(
       "p",
       { class: "queue-head" },
@@ -92,27 +102,28 @@
     );
     const entry = element("li", { class: `queue-item state-${item.state}`, "data-id": item.id }, head);
     if (item.state === "sent") {
-      entry.append(element("p", {}, element("a", { href: item.url }, text("open"))));
+      entry.append(element("p", {}, element("a", { href: own(item.url) }, text("open"))));
       return entry;
     }
     if (item.state === "check") {
-      entry.append(element("p", { class: "check bad", role: "alert" }, item.reason));
+      const reason = item.problem ? text("unsendable", { detail: item.problem }) : item.reason;
+      entry.append(element("p", { class: "check bad", role: "alert" }, String(reason || "")));
       if (item.stored) {
         entry.append(
           element(
             "div",
             { class: "queue-versions" },
-            element("div", {}, element("h4", {}, text("this_device")), lines(item.summary.lines)),
+            element("div", {}, element("h4", {}, text("this_device")), lines(summaryOf(item).lines) || ""),
             element(
               "div",
               {},
-              element("h4", {}, element("a", { href: item.stored.url }, text("saved_one"))),
-              lines(item.stored.lines),
+              element("h4", {}, element("a", { href: own(item.stored.url) }, text("saved_one"))),
+              lines(item.stored.lines) || "",
             ),
           ),
         );
       } else {
-        entry.append(lines(item.summary.lines));
+        entry.append(lines(summaryOf(item).lines) || "");
       }
       const actions = element("p", { class: "actions" });
       if (item.stored) {
@@ -121,17 +132,17 @@
       } else {
         actions.append(button(text("send_again"), "send-again", item, "primary"), " ");
       }
-      actions.append(element("a", { class: "button secondary small", href: `${item.formUrl}#queued=${item.id}` }, text("edit")), " ");
+      actions.append(element("a", { class: "button secondary small", href: `${own(item.formUrl)}#queued=${item.id}` }, text("edit")), " ");
       if (!item.stored) actions.append(button(text("drop"), "drop", item));
       entry.append(actions);
       return entry;
     }
-    entry.append(lines(item.summary.lines));
+    entry.append(lines(summaryOf(item).lines) || "");
     entry.append(
       element(
         "p",
         { class: "actions" },
-        element("a", { class: "button secondary small", href: `${item.formUrl}#queued=${item.id}` }, text("edit")),
+        element("a", { class: "button secondary small", href: `${own(item.formUrl)}#queued=${item.id}` }, text("edit")),
         " ",
         button(text("drop"), "drop", item),
       ),
@@ -139,14 +150,20 @@
     return entry;
   };
 
-  // On a meet's page, the tables whose games wait on this device say so.
+  // On a meet's page, the tables whose games wait on this device say so, and their button
+  // opens the kept game (entering the table afresh would keep it twice).
   const markTables = (items) => {
     for (const badge of document.querySelectorAll(".game.empty .queued-badge")) badge.remove();
-    for (const item of unsent(items)) {
-      const cell = document.querySelector(
-        `.game.empty[data-meet="${item.meet}"][data-round="${item.summary.round}"][data-table="${item.summary.table}"] h3`,
-      );
-      if (cell) cell.append(" ", element("span", { class: "badge queued-badge" }, text(item.state === "check" ? "check" : "unsent_short")));
+    for (const cell of document.querySelectorAll(".game.empty[data-round]")) {
+      const { meet, round, table } = cell.dataset;
+      const item = unsent(items).find((kept) => {
+        const summary = summaryOf(kept);
+        return String(kept.meet) === meet && String(summary.round) === round && String(summary.table) === table;
+      });
+      const link = cell.querySelector("a.button[data-keep-offline]");
+      if (link && !link.dataset.enter) link.dataset.enter = link.getAttribute("href");
+      if (link) link.setAttribute("href", item ? `${own(item.formUrl)}#queued=${item.id}` : link.dataset.enter);
+      if (item) cell.querySelector("h3").append(" ", element("span", { class: "badge queued-badge" }, text(item.state === "check" ? "check" : "unsent_short")));
     }
   };
 
@@ -160,9 +177,20 @@
     const waiting = unsent(items);
     const toCheck = items.filter((item) => item.state === "check").length;
     panel.hidden = items.length === 0;
-    count.textContent = text("unsent", { n: waiting.length }) + (toCheck ? ` ・ ${text("to_check", { n: toCheck })}` : "");
+    count.textContent = text("unsent", { n: queued(items).length }) + (toCheck ? ` ・ ${text("to_check", { n: toCheck })}` : "");
     panel.classList.toggle("has-unsent", waiting.length > 0);
-    list.replaceChildren(...items.map(drawItem));
+    list.replaceChildren(
+      ...items.map((item) => {
+        try {
+          return drawItem(item);
+        } catch (error) {
+          // A kept game that cannot be read (an older version's, or edited by hand): it can
+          // still be dropped.
+          return element("li", { class: "queue-item state-check", "data-id": item.id }, element("p", {}, text("unreadable")), button(text("drop"), "drop", item));
+        }
+      }),
+    );
+    if (location.hash === "#queue" && waiting.length) panel.querySelector("details").open = true;
     const stopped = queue.stopped();
     signIn.hidden = stopped !== "signed_out";
     const link = signIn.querySelector("a");
@@ -205,9 +233,12 @@
     form.addEventListener("submit", async (event) => {
       if (form.dataset.confirmed) return;
       event.preventDefault();
-      const waiting = unsent(await queue.all().catch(() => []));
+      const items = await queue.all().catch(() => []);
+      const waiting = unsent(items);
       if (waiting.length && !window.confirm(text("sign_out_warning", { n: waiting.length, games: waiting.map(where).join("、") }))) return;
       form.dataset.confirmed = "1";
+      // What was sent is on the server: it leaves the device with the organizer.
+      for (const item of items) if (item.state === "sent") await queue.remove(item.id).catch(() => {});
       if (navigator.serviceWorker && navigator.serviceWorker.controller) {
         navigator.serviceWorker.controller.postMessage({ type: "forget" });
       }

@@ -88,7 +88,18 @@
   let stopped = "";
   let signIn = "";
 
+  // A kept game the server can never take (its address not a send address, an answer that
+  // is not the send address's JSON): kept as 要確認 with the reason, so the games after it
+  // still go.
+  const unsendable = async (item, reason) => {
+    Object.assign(item, { state: "check", reason: "", problem: reason, stored: null });
+    await put(item);
+    return "";
+  };
+  const SEND_ADDRESS = /^\/meets\/\d+\/games\/send\/$/;
+
   const sendOne = async (item) => {
+    if (!SEND_ADDRESS.test(String(item.sendUrl))) return unsendable(item, `${item.sendUrl}`);
     const body = new URLSearchParams(item.fields);
     body.set("sent_as", item.id);
     if (item.replace) {
@@ -111,8 +122,12 @@
       answer = await response.json();
     } catch (error) {
       // Not the send address's JSON: Django's CSRF page (a token gone stale while offline,
-      // 403) asks for a new sign-in like an ended session; anything else is tried again later.
-      return response.status === 403 ? "signed_out" : "failed";
+      // 403) asks for a new sign-in like an ended session; a server in trouble (5xx, a proxy's
+      // page) is tried again later; any other refusal (404, 400 for a request too large) can
+      // never change: 要確認, and the next game goes.
+      if (response.status === 403) return "signed_out";
+      if (response.status >= 500 || response.status < 400) return "failed";
+      return unsendable(item, `HTTP ${response.status}`);
     }
     const status = answer && answer.status;
     if (status === "signed_out" || status === "not_organizer") {
@@ -120,12 +135,12 @@
       return status;
     }
     if (status === "saved") {
-      Object.assign(item, { state: "sent", url: answer.url, game: answer.game, reason: "" });
+      Object.assign(item, { state: "sent", url: answer.url, game: answer.game, reason: "", problem: "" });
       delete item.stored;
     } else if (status === "conflict") {
-      Object.assign(item, { state: "check", reason: answer.reason, stored: answer.stored || null });
+      Object.assign(item, { state: "check", reason: answer.reason, problem: "", stored: answer.stored || null });
     } else if (status === "refused") {
-      Object.assign(item, { state: "check", reason: (answer.messages || []).join(" "), stored: null });
+      Object.assign(item, { state: "check", reason: (answer.messages || []).join(" "), problem: "", stored: null });
     } else {
       return "failed";
     }
@@ -134,14 +149,16 @@
   };
 
   const sendQueued = async () => {
+    let failed = "";
     for (const kept of await all()) {
       if (kept.state !== "queued") continue;
       const item = await get(kept.id); // another tab may have sent it meanwhile
       if (!item || item.state !== "queued") continue;
       const why = await sendOne(item);
-      if (why) return why;
+      if (why === "failed") failed = why; // this one later; the others now
+      else if (why) return why; // offline, or a sign-in needed: none can go
     }
-    return "";
+    return failed;
   };
 
   // Send every queued game, one tab at a time (Web Locks where the browser has them; the

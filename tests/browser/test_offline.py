@@ -75,6 +75,12 @@ def save_online_meanwhile(meet: Meet, table: int) -> None:
     Hanchan(meet=meet, table_no=table, round_no=1, rule_set=meet.rule_set).record(entries)
 
 
+def open_queue(page: Page) -> None:
+    """Open the list of kept games (it opens by itself after a save; a tap otherwise)."""
+    if page.locator("#queue details").get_attribute("open") is None:
+        page.locator("#queue summary").click()
+
+
 def stored_totals() -> list[list[D]]:
     return [
         [r.total_points for r in game.results.order_by("seat")]
@@ -90,7 +96,7 @@ def test_three_games_entered_offline_are_kept_through_a_reload(
     page.reload()  # offline still: the meet's page from the device, the queue from IndexedDB
     expect(page.locator("#offline-band")).to_be_visible()
     expect(page.locator("#queue .queue-count")).to_have_text("未送信 3 件")
-    page.locator("#queue summary").click()
+    open_queue(page)
     items = page.locator(".queue-item")
     expect(items).to_have_count(3)
     expect(items.nth(0)).to_contain_text("1回戦 1卓")
@@ -148,7 +154,7 @@ def test_a_table_entered_meanwhile_is_kept_as_to_check_with_both_versions(
     item = page.locator(".queue-item.state-check")
     expect(item).to_have_count(1)
     expect(page.locator("#queue .queue-count")).to_contain_text("要確認 1 件")
-    page.locator("#queue summary").click()
+    open_queue(page)
     expect(item).to_contain_text("この回戦・卓の半荘はすでに入力されています。")
     versions = item.locator(".queue-versions > div")
     expect(versions.nth(0)).to_contain_text("41,000")  # this device's
@@ -157,7 +163,7 @@ def test_a_table_entered_meanwhile_is_kept_as_to_check_with_both_versions(
     page.reload()  # nothing lost: still there after a reload
     expect(page.locator(".queue-item.state-check")).to_have_count(1)
     # The organizer keeps the device's version: it replaces the stored game.
-    page.locator("#queue summary").click()
+    open_queue(page)
     page.locator(".queue-item.state-check [data-action=keep-mine]").click()
     expect(page.locator(".queue-item.state-sent")).to_have_count(1)
     stored = Hanchan.objects.get()
@@ -224,7 +230,7 @@ def test_a_queued_game_is_changed_in_place_and_the_browser_closing_loses_nothing
     page = context.new_page()
     page.goto(f"{live_server.url}/meets/{meet.pk}/")
     expect(page.locator("#queue .queue-count")).to_have_text("未送信 1 件")
-    page.locator("#queue summary").click()
+    open_queue(page)
     page.locator(".queue-item").get_by_role("link", name="編集").click()
     expect(page.locator("#queued-note")).to_be_visible()
     expect(page.locator("#id_seat-0-score")).to_have_value("41000")
@@ -247,18 +253,19 @@ def test_signing_out_with_unsent_games_warns_first_and_names_them(
     enter_offline(page, 2)
     save_online_meanwhile(meet, table=2)  # so the game stays unsent, as 要確認
     context.set_offline(False)
-    expect(page.locator("#queue .queue-count")).to_have_text("未送信 1 件 ・ 要確認 1 件")
+    expect(page.locator("#queue .queue-count")).to_have_text("未送信 0 件 ・ 要確認 1 件")
     sign_out = page.locator("form[data-sign-out] button").first
     with page.expect_event("dialog") as asked:
         sign_out.click()
     warning = asked.value
-    assert "未送信の対局が 1 件あります：1回戦 2卓" in warning.message
+    assert "未送信の対局が 1 件あります：2026年11月25日（水） 1回戦 2卓" in warning.message
     warning.dismiss()
-    expect(page.locator("#queue .queue-count")).to_contain_text("未送信 1 件")  # signed in still
-    with page.expect_event("dialog") as asked:
-        sign_out.click()
-    asked.value.accept()
+    expect(page.locator("#queue .queue-count")).to_contain_text("要確認 1 件")  # signed in still
+    said = []
+    page.once("dialog", lambda dialog: (said.append(dialog.message), dialog.accept()))
+    sign_out.click()
     page.wait_for_url(re.compile(r"/login/"))
+    assert said and "1回戦 2卓" in said[0]
     kept = page.evaluate(
         """() => new Promise((resolve) => {
              const open = indexedDB.open("shirakaba-offline", 1);
@@ -294,7 +301,7 @@ def test_a_network_that_reaches_nothing_queues_the_save_instead_of_losing_it(
     expect(page.locator("#queue .queue-count")).to_have_text("未送信 1 件")
     assert not Hanchan.objects.exists()
     context.unroute("**/*")
-    page.locator("#queue summary").click()
+    open_queue(page)
     page.get_by_role("button", name="今すぐ送信").click()
     expect(page.locator("#queue .queue-count")).to_have_text("未送信 0 件")
     assert stored_totals() == [TOTALS]
@@ -316,3 +323,72 @@ def test_a_csrf_cookie_gone_offline_asks_to_sign_in_and_then_sends(
     page.wait_for_url(f"{live_server.url}/meets/{meet.pk}/")
     expect(page.locator("#queue .queue-count")).to_have_text("未送信 0 件")
     assert Hanchan.objects.count() == 3
+
+
+def test_a_double_tap_offline_keeps_one_game_and_its_table_opens_it_again(
+    page: Page, context: BrowserContext, live_server, meet
+):
+    open_meet_online(page, live_server, meet)
+    context.set_offline(True)
+    page.reload()
+    page.locator('.game.empty[data-round="1"][data-table="1"] a.button').click()
+    for seat, score in enumerate(SCORES):
+        page.fill(f"#id_seat-{seat}-score", score)
+    expect(page.locator("#settlement")).to_contain_text("✓")
+    page.evaluate(
+        "() => { const f = document.getElementById('game-form'); for (let i = 0; i < 3; i++) f.requestSubmit(); }"
+    )
+    page.wait_for_url(re.compile(r"/meets/\d+/#queue$"))
+    expect(page.locator("#queue details")).to_have_attribute("open", "")  # shown on arrival
+    expect(page.locator(".queue-item")).to_have_count(1)
+    expect(page.locator(".queue-item").first).to_contain_text("2026年11月25日（水） 1回戦 1卓")
+    # The table's button opens the kept game, not an empty form that would keep it twice.
+    page.locator('.game.empty[data-round="1"][data-table="1"] a.button').click()
+    expect(page.locator("#queued-note")).to_be_visible()
+    expect(page.locator("#id_seat-0-score")).to_have_value("41000")
+
+
+def test_a_game_the_server_can_never_take_does_not_hold_up_the_others(
+    page: Page, context: BrowserContext, live_server, meet
+):
+    """A kept game whose send is answered with a page, not the queue's JSON (here: a meet
+    that is gone, 404): it becomes 要確認 with the reason, and the game after it is sent."""
+    open_meet_online(page, live_server, meet)
+    context.set_offline(True)
+    page.reload()
+    enter_offline(page, 1)
+    page.evaluate(
+        """async () => {
+             const [good] = await ShirakabaQueue.all();
+             await ShirakabaQueue.put({...good, id: ShirakabaQueue.newId(), saved: "2000-01-01",
+                                       sendUrl: "/meets/99999/games/send/"});
+           }"""
+    )
+    context.set_offline(False)
+    expect(page.locator(".queue-item.state-sent")).to_have_count(1)
+    stuck = page.locator(".queue-item.state-check")
+    expect(stuck).to_contain_text("サーバーはこの対局を受け取れません（HTTP 404）")
+    assert stored_totals() == [TOTALS]
+
+
+def test_a_kept_game_that_cannot_be_read_can_be_dropped_and_sign_out_still_works(
+    page: Page, context: BrowserContext, live_server, meet
+):
+    open_meet_online(page, live_server, meet)
+    page.evaluate(
+        """() => ShirakabaQueue.put({id: "x", state: "queued", saved: "2000-01-01",
+                                     sendUrl: "/nowhere/", meet: '"]', summary: null})"""
+    )
+    page.reload()
+    open_queue(page)
+    unreadable = page.locator(".queue-item").first
+    expect(unreadable).to_contain_text("要確認")  # not a send address: kept, to check
+    with page.expect_event("dialog") as asked:
+        page.locator("form[data-sign-out] button").first.click()
+    assert "未送信の対局が 1 件あります" in asked.value.message
+    asked.value.dismiss()
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.locator(".queue-item [data-action=drop]").click()
+    expect(page.locator("#queue")).to_be_hidden()  # nothing kept
+    page.locator("form[data-sign-out] button").first.click()  # no unsent game: no question
+    page.wait_for_url(re.compile(r"/login/"))
