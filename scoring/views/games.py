@@ -30,7 +30,7 @@ from scoring.forms import (
 )
 from scoring.history import game_history
 from scoring.meet_draw import drawn_table, three_player_rule_set
-from scoring.models import EntryPreference, Hanchan, Meet, RuleSet, SentBefore
+from scoring.models import EntryPreference, Hanchan, Meet, SentBefore
 from scoring.notation import seat_label
 from shirakaba.middleware import HtmxHttpRequest
 
@@ -128,7 +128,6 @@ def _game_form(
             "game": game,
             "members": _members_for_typeahead(meet),
             "players": form.players,
-            "rule_set_players": dict(RuleSet.objects.values_list("pk", "players")),
             "preview": _preview_at_load(form),
             "check_data": entry_check_data(meet),
         },

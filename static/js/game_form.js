@@ -82,11 +82,14 @@
     if (found) JSON.parse(found.textContent).forEach((name, seat) => showName(seat, name));
   });
 
+  // What the check on the device needs (scoring/entry_check.py), read once: the rule sets'
+  // parameters, the members, the texts.
+  const checkData = JSON.parse(document.getElementById("entry-check-data").textContent);
+
   // A 3-player rule set has no 北 rows (unless something is typed in them).
-  const players = JSON.parse(document.getElementById("rule-set-players").textContent);
   const ruleSet = form.querySelector("[name=rule_set]");
   const showSeats = () => {
-    const seats = players[ruleSet.value] || 4;
+    const seats = (checkData.rule_sets[ruleSet.value] || {}).players || 4;
     for (const row of form.querySelectorAll("tr[data-seat]")) {
       const seat = row.dataset.seat;
       const typed = ["player", "score"].some((f) => form.elements[`seat-${seat}-${f}`].value.trim());
@@ -113,14 +116,10 @@
   // --- offline: the check on the device, and the queue --------------------------------------
   const queue = self.ShirakabaQueue;
   const checker = self.ShirakabaCheck;
-  const checkData = () => {
-    const data = document.getElementById("entry-check-data");
-    return data ? JSON.parse(data.textContent) : {};
-  };
   const settlement = () => document.getElementById("settlement");
   const checkHere = () => {
-    const result = checker.check(checker.read(form), checkData());
-    settlement().innerHTML = checker.render(result, checkData());
+    const result = checker.check(checker.read(form), checkData);
+    settlement().innerHTML = checker.render(result, checkData);
     const names = result.seat_names || [];
     names.forEach((name, seat) => showName(seat, name));
     return result;
