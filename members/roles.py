@@ -11,6 +11,7 @@ from typing import Any, cast
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, Group, Permission, User
 from django.core.exceptions import PermissionDenied
+from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 
 ORGANIZER = "記録係"
@@ -18,13 +19,30 @@ MEMBER = "会員"
 APPS = ("members", "scoring")
 
 
+def permissions_of(role: str, using: str = "default") -> QuerySet[Permission]:
+    """What a role may do: everything in the club's apps for 記録係, viewing it for 会員."""
+    perms = Permission.objects.using(using).filter(content_type__app_label__in=APPS)
+    return perms if role == ORGANIZER else perms.filter(codename__startswith="view_")
+
+
 def ensure_groups(using: str = "default") -> None:
     """Create both groups and give them their permissions. Idempotent."""
-    perms = Permission.objects.using(using).filter(content_type__app_label__in=APPS)
-    organizer, _ = Group.objects.using(using).get_or_create(name=ORGANIZER)
-    organizer.permissions.set(perms)
-    member, _ = Group.objects.using(using).get_or_create(name=MEMBER)
-    member.permissions.set(perms.filter(codename__startswith="view_"))
+    for role in (ORGANIZER, MEMBER):
+        group, _ = Group.objects.using(using).get_or_create(name=role)
+        group.permissions.set(permissions_of(role, using))
+
+
+def rights_of_roles(using: str = "default") -> dict[str, frozenset[str]]:
+    """Each role's permissions as ``app_label.codename``, as ``has_perm`` names them."""
+    return {
+        role: frozenset(
+            f"{app}.{codename}"
+            for app, codename in permissions_of(role, using).values_list(
+                "content_type__app_label", "codename"
+            )
+        )
+        for role in (ORGANIZER, MEMBER)
+    }
 
 
 def ensure_groups_after_migrate(**kwargs: object) -> None:

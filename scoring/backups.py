@@ -35,10 +35,13 @@ import sqlite3
 import tempfile
 from collections import Counter
 from contextlib import closing
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from django.apps import apps
-from django.contrib.auth.models import Group
+from django.contrib.auth.models import Group, Permission
+from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.core.serializers.base import DeserializationError
 from django.db import DatabaseError, connection, models, transaction
@@ -47,7 +50,7 @@ from django.test.utils import override_settings
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from members.roles import MEMBER, ORGANIZER, ensure_groups
+from members.roles import MEMBER, ORGANIZER, ensure_groups, rights_of_roles
 from scoring.models import (
     Award,
     RuleSet,
@@ -79,12 +82,41 @@ def backed_up_models() -> list[type[models.Model]]:
     return [m for m in apps.get_models() if not in_labels(m, NOT_BACKED_UP)]
 
 
+NAMED = {".json": "json", ".sqlite3": "sqlite", ".sqlite": "sqlite", ".db": "sqlite"}
+"""The file names that say a backup's format; any other (``.bak``, say) says none."""
+
+
+def backup_format(path: Path, asked: str, vendor: str) -> str:
+    """The format of a backup to ``path``: the one asked for, else the one its name says,
+    else the database's own (SQLite for SQLite, JSON for PostgreSQL). A name that says
+    another format than the one asked for is refused, and so is an SQLite backup of a
+    database that is not SQLite."""
+    named = NAMED.get(path.suffix.lower())
+    fmt = asked if asked != "auto" else named or ("sqlite" if vendor == "sqlite" else "json")
+    if named is not None and named != fmt:
+        raise BackupError(
+            _(
+                "%(file)s is the name of a %(named)s backup, but --format %(asked)s asks for "
+                "another; nothing was written. Name JSON backups .json and SQLite ones .sqlite3 "
+                "(or .bak), or leave out --format."
+            )
+            % {"file": path, "named": "JSON" if named == "json" else "SQLite", "asked": fmt}
+        )
+    if fmt == "sqlite" and vendor != "sqlite":
+        raise BackupError(
+            _(
+                "%(file)s: an SQLite backup needs an SQLite database; name the file .json or "
+                "use --format json."
+            )
+            % {"file": path}
+        )
+    return fmt
+
+
 def backup(path: Path, fmt: str = "auto") -> str:
-    """Write a consistent snapshot of the database to ``path``; return its format."""
-    if fmt == "auto":
-        fmt = "sqlite" if connection.vendor == "sqlite" else "json"
-    if fmt == "sqlite" and connection.vendor != "sqlite":
-        raise BackupError(_("An SQLite backup needs an SQLite database; use --format json."))
+    """Write a consistent snapshot of the database to ``path``; return its format
+    (``backup_format``)."""
+    fmt = backup_format(path, fmt, connection.vendor)
     path = path.resolve()
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".backup-")
@@ -234,11 +266,12 @@ def data_found() -> dict[str, int]:
     return found
 
 
-def restore(path: Path) -> str:
+def restore(path: Path, *, keep_admin_rights: bool = False) -> str:
     """Bring a backup back into this (migrated, empty) database; return the format read.
     The file is checked first, and refused whole (``BackupError``) before anything is
     written; afterwards the database holds no sign-in records and the roles' permissions
-    are the code's."""
+    are the code's. A file that gives anyone rights beyond their roles
+    (``rights_beyond_roles``) is refused unless ``keep_admin_rights``."""
     if not path.is_file():
         raise BackupError(_("%(file)s: no such file.") % {"file": path})
     if found := data_found():
@@ -256,6 +289,8 @@ def restore(path: Path) -> str:
         if connection.vendor != "sqlite":
             raise BackupError(_("This is an SQLite backup; restore it into SQLite."))
         check_sqlite_backup(path)
+        if not keep_admin_rights:
+            refuse_rights_beyond_roles(path, *accounts_in_sqlite(path))
         connection.close()
         _sqlite_backup(path, Path(str(connection.settings_dict["NAME"])))
         call_command("migrate", verbosity=0)  # a backup from an older version catches up
@@ -265,7 +300,9 @@ def restore(path: Path) -> str:
                     model._base_manager.all().delete()
             ensure_groups()
         return "sqlite"
-    read_json_backup(path)
+    rows = read_json_backup(path)
+    if not keep_admin_rights:
+        refuse_rights_beyond_roles(path, *accounts_in_json(rows))
     # The backup holds the history rows already; writing new ones while loading would clash.
     # loaddata reads the format from the file name, and a backup may be called anything.
     with tempfile.TemporaryDirectory() as folder:
@@ -399,3 +436,169 @@ def read_json_backup(path: Path) -> list[dict[str, object]]:
             % {"file": path, "models": ", ".join(f"{n:,} {m}" for m, n in sorted(refused.items()))}
         )
     return rows
+
+
+@dataclass(frozen=True)
+class Account:
+    """A login as a backup holds it, by what gives it rights: its flags, its groups (by
+    name) and its own permissions (``app_label.codename``)."""
+
+    username: str
+    superuser: bool
+    staff: bool
+    groups: frozenset[str]
+    permissions: frozenset[str]
+
+
+GroupRights = dict[str, frozenset[str]]
+"""Each group's permissions in a backup, by the group's name."""
+
+
+def rights_beyond_roles(accounts: list[Account], groups: GroupRights) -> list[str]:
+    """What each login may do beyond what its roles give, a line a login (``evil:
+    superuser``, ``kaiin: staff, auth.change_user``); nothing for the logins the running app
+    makes. In the running app rights come only from the two roles: 記録係 gives the club's
+    permissions and staff status (the admin), 会員 viewing them; nobody is a superuser, and
+    nobody holds a permission of their own or from a group of another name. The roles' own
+    permissions are the code's after a restore, whatever the file says of them."""
+    roles = rights_of_roles()
+    found = []
+    for account in sorted(accounts, key=lambda a: a.username):
+        given = frozenset().union(*(roles[g] for g in account.groups if g in roles))
+        held = account.permissions.union(
+            *(groups.get(g, frozenset()) for g in account.groups if g not in roles)
+        )
+        beyond = [_("superuser")] if account.superuser else []
+        if account.staff and ORGANIZER not in account.groups:
+            beyond.append(_("staff"))
+        beyond += sorted(held - given)
+        if beyond:
+            found.append(f"{account.username}: {', '.join(beyond)}")
+    return found
+
+
+def refuse_rights_beyond_roles(path: Path, accounts: list[Account], groups: GroupRights) -> None:
+    """Refuse the backup at ``path`` whole if it gives anyone rights beyond their roles."""
+    if found := rights_beyond_roles(accounts, groups):
+        raise BackupError(
+            _(
+                "%(file)s gives rights that the roles 記録係 and 会員 do not give (%(found)s); "
+                "it was refused whole, nothing was restored. After a restore a person's rights "
+                "come only from the two roles. If these rights are the club's own (a site "
+                "administrator made with createsuperuser, say), restore with "
+                "--keep-admin-rights to keep them."
+            )
+            % {"file": path, "found": "; ".join(found)}
+        )
+
+
+def accounts_in_sqlite(path: Path) -> tuple[list[Account], GroupRights]:
+    """The logins of an SQLite backup (checked by ``check_sqlite_backup`` first), read only."""
+    perm = (
+        "JOIN auth_permission p ON p.id = x.permission_id "
+        "JOIN django_content_type t ON t.id = p.content_type_id"
+    )
+    with closing(sqlite3.connect(read_only(path), uri=True)) as db:
+        users = db.execute("SELECT id, username, is_superuser, is_staff FROM auth_user").fetchall()
+        in_groups = db.execute(
+            "SELECT x.user_id, g.name FROM auth_user_groups x JOIN auth_group g ON g.id = x.group_id"
+        ).fetchall()
+        own = db.execute(
+            f"SELECT x.user_id, t.app_label || '.' || p.codename "
+            f"FROM auth_user_user_permissions x {perm}"
+        ).fetchall()
+        of_groups = db.execute(
+            f"SELECT g.name, t.app_label || '.' || p.codename "
+            f"FROM auth_group_permissions x JOIN auth_group g ON g.id = x.group_id {perm}"
+        ).fetchall()
+    accounts = [
+        Account(
+            username=str(username),
+            superuser=bool(superuser),
+            staff=bool(staff),
+            groups=frozenset(str(name) for user, name in in_groups if user == pk),
+            permissions=frozenset(str(label) for user, label in own if user == pk),
+        )
+        for pk, username, superuser, staff in users
+    ]
+    groups: dict[str, set[str]] = {}
+    for name, label in of_groups:
+        groups.setdefault(str(name), set()).add(str(label))
+    return accounts, {name: frozenset(labels) for name, labels in groups.items()}
+
+
+def accounts_in_json(rows: list[dict[str, object]]) -> tuple[list[Account], GroupRights]:
+    """The logins of a JSON backup's rows (``read_json_backup``), read as ``loaddata`` would
+    read them: a group or a permission named by its natural key or by a primary key (a
+    group's in the file or in this database, a permission's in this database). A reference
+    that names nothing is kept as written, so it counts as a right beyond the roles."""
+    group_names = {str(pk): name for pk, name in Group.objects.values_list("pk", "name")}
+    groups: GroupRights = {}
+    for row in rows:
+        if row["model"] == "auth.group":
+            fields = _fields(row)
+            name = str(fields.get("name"))
+            if "pk" in row:
+                group_names[str(row["pk"])] = name
+            groups[name] = frozenset(_permission(ref) for ref in _refs(fields.get("permissions")))
+    accounts = []
+    for row in rows:
+        if row["model"] == "auth.user":
+            fields = _fields(row)
+            accounts.append(
+                Account(
+                    username=str(fields.get("username")),
+                    superuser=_flag(fields.get("is_superuser", False)),
+                    staff=_flag(fields.get("is_staff", False)),
+                    groups=frozenset(
+                        str(ref[0])
+                        if _is_natural_key(ref) and len(ref) == 1
+                        else group_names.get(str(ref), f"#{ref}")
+                        for ref in _refs(fields.get("groups"))
+                    ),
+                    permissions=frozenset(
+                        _permission(ref) for ref in _refs(fields.get("user_permissions"))
+                    ),
+                )
+            )
+    return accounts, groups
+
+
+def _fields(row: dict[str, object]) -> dict[str, Any]:
+    fields = row.get("fields")
+    return fields if isinstance(fields, dict) else {}
+
+
+def _refs(value: object) -> list[Any]:
+    """A many-to-many field's references as the deserializer iterates them."""
+    if value is None:
+        return []
+    return list(value) if isinstance(value, (list, tuple, str, dict)) else [value]
+
+
+def _is_natural_key(ref: object) -> bool:
+    return isinstance(ref, (list, tuple))  # the deserializer: iterable, and not a string
+
+
+def _flag(value: object) -> bool:
+    """A boolean field's value as ``loaddata`` reads it; one it cannot read counts as set."""
+    try:
+        return bool(models.BooleanField().to_python(value))
+    except ValidationError:
+        return True
+
+
+def _permission(ref: object) -> str:
+    """``app_label.codename`` of a permission by its natural key or this database's pk."""
+    if _is_natural_key(ref):
+        assert isinstance(ref, (list, tuple))
+        if len(ref) == 3:
+            return f"{ref[1]}.{ref[0]}"
+        return repr(list(ref))
+    try:
+        found = Permission.objects.filter(pk=Permission._meta.pk.to_python(ref)).values_list(
+            "content_type__app_label", "codename"
+        )
+    except (ValidationError, ValueError, TypeError):
+        return repr(ref)
+    return next((f"{app}.{codename}" for app, codename in found), repr(ref))

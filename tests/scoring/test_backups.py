@@ -607,3 +607,191 @@ def _rename_award(objects: list[dict], pk: int) -> None:
     for o in objects:
         if o["model"] == "scoring.award" and o["pk"] == pk:
             o["fields"]["name"] = "最優秀賞"
+
+
+# A person's rights after a restore come only from the two roles: a backup that gives more (a
+# superuser, staff status without 記録係, a permission of one's own, a group of the organizer's
+# own that holds permissions) is refused whole unless the rights are asked to be kept.
+
+ORGANIZER_HASH = "pbkdf2_sha256$1000000$salt$hash"
+
+
+def crafted_users(objects: list[dict]) -> None:
+    """What the attack added to a real backup: a superuser "evil", and the member "kaiin"
+    given staff status and two permissions of their own."""
+    objects += [
+        {
+            "model": "auth.user",
+            "fields": {"username": "evil", "password": ORGANIZER_HASH, "is_superuser": True},
+        },
+        {
+            "model": "auth.user",
+            "fields": {
+                "username": "kaiin",
+                "password": ORGANIZER_HASH,
+                "is_staff": True,
+                "groups": [["会員"]],
+                "user_permissions": [
+                    ["change_user", "auth", "user"],
+                    ["change_hanchan", "scoring", "hanchan"],
+                ],
+            },
+        },
+    ]
+
+
+def test_restore_refuses_a_backup_that_makes_a_superuser_or_gives_a_member_more(json_backup):
+    from django.contrib.auth.models import User
+
+    message = refusal(edited(json_backup, change=crafted_users))
+    assert str(json_backup) in message
+    assert "evil: superuser" in message
+    assert "kaiin: staff, auth.change_user, scoring.change_hanchan" in message
+    assert "--keep-admin-rights" in message  # says how to keep them when they are the club's
+    assert not User.objects.exists()  # refused whole
+
+
+def test_restore_keeps_the_rights_only_when_asked(json_backup):
+    from django.contrib.auth.models import User
+
+    from scoring.backups import restore
+
+    assert restore(edited(json_backup, change=crafted_users), keep_admin_rights=True) == "json"
+    assert User.objects.get(username="evil").is_superuser
+    kaiin = User.objects.get(username="kaiin")
+    assert kaiin.is_staff and kaiin.has_perm("auth.change_user")
+
+
+def test_restore_takes_an_organizer_with_staff_status_and_a_member(json_backup, client):
+    """The club's own logins as the running app makes them: 記録係 with staff status (the
+    admin), 会員 without; the member gets no admin page."""
+    from django.contrib.auth.models import User
+
+    from scoring.backups import restore
+
+    def the_club(objects: list[dict]) -> None:
+        objects += [
+            {
+                "model": "auth.user",
+                "fields": {
+                    "username": "kiroku",
+                    "password": "!",
+                    "is_staff": True,
+                    "groups": [["記録係"]],
+                },
+            },
+            {"model": "auth.user", "fields": {"username": "kaiin", "groups": [["会員"]]}},
+        ]
+
+    assert restore(edited(json_backup, change=the_club)) == "json"
+    kaiin = User.objects.get(username="kaiin")
+    assert not kaiin.is_staff and not kaiin.is_superuser and not kaiin.has_perm("auth.change_user")
+    client.force_login(kaiin)
+    assert client.get("/admin/").status_code == 302  # to the admin's sign-in, not the admin
+
+
+@pytest.mark.parametrize(
+    "ref", [["change_user", "auth", "user"], "by_pk"], ids=["natural key", "primary key"]
+)
+def test_restore_refuses_a_group_of_its_own_that_gives_a_member_more(json_backup, ref):
+    """A group other than the two roles counts for the people in it, whether the file names
+    its permissions by natural key or by the database's primary key."""
+    from django.contrib.auth.models import Permission, User
+
+    if ref == "by_pk":
+        ref = Permission.objects.get(codename="change_user").pk
+
+    def a_group(objects: list[dict]) -> None:
+        objects += [
+            {"model": "auth.group", "pk": 900, "fields": {"name": "幹事", "permissions": [ref]}},
+            {"model": "auth.user", "fields": {"username": "kaiin", "groups": [["会員"], 900]}},
+        ]
+
+    message = refusal(edited(json_backup, change=a_group))
+    assert "kaiin: auth.change_user" in message
+    assert not User.objects.exists()
+
+
+@pytest.mark.slow
+@sqlite_only
+def test_restore_refuses_an_sqlite_backup_edited_to_give_more_rights(demo, tmp_path):
+    edited = tmp_path / "edited.bak"
+    edited.write_bytes(demo["backups"]["sqlite"].read_bytes())
+    edit_sqlite(
+        edited,
+        "INSERT INTO auth_user (password, is_superuser, username, first_name, last_name, email, "
+        "is_staff, is_active, date_joined) VALUES "
+        "('!', 1, 'evil', '', '', '', 1, 1, '2030-01-01')",
+        "INSERT INTO auth_user_user_permissions (user_id, permission_id) "
+        "SELECT u.id, p.id FROM auth_user u, auth_permission p "
+        "WHERE u.username = 'kaiin' AND p.codename = 'delete_hanchan'",
+    )
+    done, target = restore_into_fresh(demo, tmp_path, edited)
+    assert_refused(done, edited, "evil", "kaiin", "scoring.delete_hanchan", "--keep-admin-rights")
+    nothing_restored(target, tmp_path)
+
+    kept = attempt(target, tmp_path, "restore", "--keep-admin-rights", str(edited))
+    assert kept.returncode == 0, kept.stderr
+    found = run_python(
+        target,
+        tmp_path,
+        "import django; django.setup()\n"
+        "from django.contrib.auth.models import User\n"
+        "print(User.objects.get(username='evil').is_superuser,"
+        " User.objects.get(username='kaiin').has_perm('scoring.delete_hanchan'))",
+    )
+    assert found == "True True"
+
+
+# The backup's format follows its file's name when no --format is given; a name that says
+# another format than the one asked for is refused before anything is written.
+
+
+@pytest.mark.parametrize(
+    ("name", "asked", "vendor", "expected"),
+    [
+        ("club.json", "auto", "sqlite", "json"),
+        ("club.JSON", "auto", "sqlite", "json"),
+        ("club.sqlite3", "auto", "sqlite", "sqlite"),
+        ("club.db", "auto", "sqlite", "sqlite"),
+        ("shirakaba-Wed.bak", "auto", "sqlite", "sqlite"),
+        ("shirakaba-Wed.bak", "auto", "postgresql", "json"),
+        ("club.json", "json", "postgresql", "json"),
+        ("club.bak", "json", "sqlite", "json"),
+    ],
+)
+def test_the_backups_format_follows_its_name(name, asked, vendor, expected):
+    from scoring.backups import backup_format
+
+    assert backup_format(Path(name), asked, vendor) == expected
+
+
+@pytest.mark.parametrize(
+    ("name", "asked", "vendor", "said"),
+    [
+        ("club.json", "sqlite", "sqlite", "--format sqlite"),
+        ("club.sqlite3", "json", "sqlite", "--format json"),
+        ("club.sqlite3", "auto", "postgresql", "needs an SQLite database"),
+    ],
+)
+def test_a_name_that_says_another_format_is_refused(name, asked, vendor, said):
+    from django.utils import translation
+
+    from scoring.backups import BackupError, backup_format
+
+    with translation.override("en"), pytest.raises(BackupError) as refused:
+        backup_format(Path(name), asked, vendor)
+    assert name in str(refused.value) and said in str(refused.value)
+
+
+@pytest.mark.slow
+def test_backup_to_a_json_name_writes_json(demo, tmp_path):
+    scratch = demo["scratch"]
+    path = tmp_path / "club.json"
+    manage(scratch.url(demo["live"]), tmp_path, "backup", str(path))
+    rows = json.loads(path.read_text(encoding="utf-8"))
+    assert sum(row["model"] == "scoring.hanchan" for row in rows) == 30
+    wrong = tmp_path / "club.sqlite3"
+    done = attempt(scratch.url(demo["live"]), tmp_path, "backup", "--format", "json", str(wrong))
+    assert_refused(done, wrong, "--format")
+    assert not wrong.exists()

@@ -15,7 +15,9 @@ class Command(BaseCommand):
             "--format",
             choices=["auto", "sqlite", "json"],
             default="auto",
-            help="auto: an SQLite file for SQLite, JSON for PostgreSQL.",
+            help="auto: by the file's name (.json JSON; .sqlite3, .sqlite or .db SQLite), "
+            "else an SQLite file for SQLite and JSON for PostgreSQL. A name that says "
+            "another format than the one given is refused.",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:

@@ -12,10 +12,17 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("file", type=Path)
+        parser.add_argument(
+            "--keep-admin-rights",
+            action="store_true",
+            help="Keep what the backup gives beyond the two roles (superusers, staff status "
+            "without 記録係, permissions of a login's own or of other groups); without it such "
+            "a backup is refused.",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         try:
-            fmt = restore(options["file"])
+            fmt = restore(options["file"], keep_admin_rights=options["keep_admin_rights"])
         except BackupError as error:
             raise CommandError(str(error)) from error
         self.stdout.write(f"Restored ({fmt}): {Hanchan.objects.count():,} games.")
