@@ -5,14 +5,6 @@ from django.core.exceptions import SuspiciousOperation
 from django.http import HttpRequest, HttpResponse
 from django.utils import translation
 from django.utils.cache import patch_vary_headers
-from django_htmx.middleware import HtmxDetails
-
-
-class HtmxHttpRequest(HttpRequest):
-    """A request as django-htmx's HtmxMiddleware leaves it: for the type of views that read
-    ``request.htmx``."""
-
-    htmx: HtmxDetails
 
 
 class ChosenLanguageMiddleware:

@@ -34,7 +34,7 @@ def test_the_default_rule_set_is_asked_for_through_the_manager():
 
 
 def test_the_htmx_request_type_is_defined_once():
-    assert _found(r"class HtmxHttpRequest\(") == ["shirakaba/middleware.py:11"]
+    assert _found(r"class HtmxHttpRequest\(") == ["scoring/views/__init__.py:9"]
 
 
 def test_numbers_in_the_query_string_are_read_by_one_function():

@@ -40,7 +40,7 @@ from scoring.reports.making import (
     take_up,
 )
 from scoring.standings import Filters
-from shirakaba.middleware import HtmxHttpRequest
+from scoring.views import HtmxHttpRequest
 
 
 def _progress(request: HttpRequest, report: Report, *, whole: bool = False) -> HttpResponseBase:

@@ -32,7 +32,7 @@ from scoring.history import game_history
 from scoring.meet_draw import drawn_table, three_player_rule_set
 from scoring.models import EntryPreference, Hanchan, Meet, SentBefore
 from scoring.notation import seat_label
-from shirakaba.middleware import HtmxHttpRequest
+from scoring.views import HtmxHttpRequest
 
 
 def _live_check_signed_in(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:

@@ -32,7 +32,7 @@ from scoring.forms import AnswerForm, PlanForm
 from scoring.models import Answer, AnswerChoice, CalendarLink, ClubSettings, Meet, RuleSet
 from scoring.periods import Period, PeriodKind
 from scoring.reports import ical, inline, pdf
-from shirakaba.middleware import HtmxHttpRequest
+from scoring.views import HtmxHttpRequest
 
 
 def schedule_is_public() -> bool:

@@ -52,7 +52,7 @@ from scoring.standings import (
     sort_standings,
     tied_note,
 )
-from shirakaba.middleware import HtmxHttpRequest
+from scoring.views import HtmxHttpRequest
 
 
 def query_for(filters: Filters, **changes: Any) -> str:
