@@ -45,7 +45,7 @@ from scoring.notation import (
     seat_label,
 )
 from scoring.schedule import WEEKS_OF_MONTH, Repeat, planned_days
-from scoring.sheets import MAX_BYTES, too_large
+from scoring.spreadsheets import MAX_BYTES, too_large
 from scoring.standings import Filters, Period, PeriodKind, PeriodOutOfRange
 
 

@@ -54,7 +54,7 @@ from scoring.notation import (
     parse_score,
     split_guest_mark,
 )
-from scoring.sheets import MAX_ROWS, read_sheet
+from scoring.spreadsheets import MAX_ROWS, read_sheet
 
 GAME_COLUMNS = ("rule_set", "deposits", "note")
 """Columns that belong to the whole game: its rows must agree."""
@@ -167,7 +167,7 @@ class ImportRefused(Exception):
 
 def read_table(data: bytes) -> list[list[Any]]:
     """The file's rows with anything in them, the header first (CSV in any of the accepted
-    encodings, or XLSX), read within the bounds of scoring/sheets.py."""
+    encodings, or XLSX), read within the bounds of scoring/spreadsheets.py."""
     return read_sheet(data, max_rows=MAX_ROWS)
 
 

@@ -28,7 +28,7 @@ from scoring.forms import ImportForm
 from scoring.imports import ImportPlan, ImportRefused, import_results, plan_import
 from scoring.models import RuleSet
 from scoring.notation import KIND_LABELS, MeetKind
-from scoring.sheets import MAX_BYTES
+from scoring.spreadsheets import MAX_BYTES
 
 SESSION_KEY = "pending_import"
 

@@ -437,7 +437,7 @@ def test_the_safe_reader_reads_what_openpyxl_reads(members):
     cached values, booleans, a formula's text, an error value and cells without references:
     the same values as openpyxl's own reader (data_only) gives."""
 
-    from scoring.sheets import read_sheet
+    from scoring.spreadsheets import read_sheet
 
     strings = (
         f'<sst xmlns="{MAIN}"><si><t>日付</t></si><si><t>氏名</t></si><si><t>持ち点</t></si>'

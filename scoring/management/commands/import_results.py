@@ -5,7 +5,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from scoring.imports import ImportRefused, import_results, plan_import
 from scoring.models import RuleSet
-from scoring.sheets import MAX_BYTES, too_large
+from scoring.spreadsheets import MAX_BYTES, too_large
 
 
 class Command(BaseCommand):
