@@ -3,6 +3,7 @@ screen, and the service worker that keeps the meet's pages on it for a venue wit
 
 import hashlib
 import json
+import re
 from functools import cache
 
 from django.conf import settings
@@ -10,6 +11,7 @@ from django.contrib.auth.decorators import login_not_required
 from django.contrib.staticfiles import finders
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.template.loader import get_template
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -48,20 +50,31 @@ def web_manifest(request: HttpRequest) -> JsonResponse:
     return response
 
 
-# What every kept page needs, kept when the service worker is installed: the stylesheets,
-# the scripts of the meet's pages and the game form, the icons (static/, by their hashed names).
-OFFLINE_STATIC = (
-    "css/site.css",
-    "css/draw.css",
-    "django_htmx/htmx-2.min.js",
-    "js/downloads.js",
-    "js/entry_check.js",
-    "js/game_form.js",
-    "js/queue.js",
-    "js/offline.js",
-    "favicon.svg",
-    "icons/icon-192.png",
+KEPT_PAGES = (
+    "base.html",
+    "scoring/meet_detail.html",
+    "scoring/draw_board.html",
+    "scoring/game_form.html",
+    "offline.html",
 )
+"""The templates of the pages the organizer's device keeps (the meet's page, its draw board,
+its game forms, the offline page) and of the page they extend."""
+STATIC_TAG = re.compile(r"""{%\s*static\s+['"]([^'"]+)['"]\s*%}""")
+HTMX = "django_htmx/htmx-2.min.js"
+"""htmx, which ``{% htmx_script %}`` links (django-htmx's own copy)."""
+
+
+@cache
+def offline_static() -> tuple[str, ...]:
+    """What every kept page needs, kept when the service worker is installed: each static
+    file the kept pages' templates link (stylesheets, scripts, icons), by its path in
+    static/, and htmx. Read from the templates, so a script added to a page is kept too."""
+    found = [
+        path
+        for name in KEPT_PAGES
+        for path in STATIC_TAG.findall(get_template(name).template.source)  # type: ignore[attr-defined]
+    ]
+    return tuple(dict.fromkeys([*found, HTMX]))
 
 
 @cache
@@ -69,7 +82,7 @@ def _offline_static_version() -> str:
     """A digest of the kept static files' contents: a new release (or, while developing, an
     edited script) is a new worker, which replaces the files kept on the device."""
     digest = hashlib.sha256()
-    for path in OFFLINE_STATIC:
+    for path in offline_static():
         found = finders.find(path)
         digest.update(path.encode())
         if isinstance(found, str):
@@ -87,7 +100,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     browser checks it for a change on every visit: it is never cached (it holds nothing of
     the club's)."""
     context = {
-        "precache": json.dumps([static(path) for path in OFFLINE_STATIC]),
+        "precache": json.dumps([static(path) for path in offline_static()]),
         # STATIC_URL itself (with the script prefix): static("") asks the manifest storage
         # for a file named "" and fails in production.
         "static_prefix": json.dumps(settings.STATIC_URL),

@@ -67,3 +67,9 @@ def test_the_history_keeps_a_reason_in_the_length_the_models_say():
 
 def test_meet_kinds_are_named_through_their_enum():
     assert _found(r"kind=\"(wed|sat|other)\"|kind == \"(wed|sat|other)\"") == []
+
+
+def test_the_static_files_of_the_kept_pages_are_named_by_their_templates_only():
+    """The service worker keeps what the kept pages' templates link; no list of stylesheets
+    and scripts beside them to fall behind."""
+    assert _found(r"[\"'](css|js)/[\w.-]+\.(css|js)[\"']") == []

@@ -61,3 +61,26 @@ def test_only_an_organizers_pages_carry_the_queue(organizer_client, member_clien
     member = member_client.get("/").content.decode()
     assert "js/queue.js" not in member and "js/offline.js" not in member
     assert 'id="queue"' not in member
+
+
+def test_the_service_worker_keeps_every_static_file_the_kept_pages_link(organizer_client, meet):
+    """The meet's page, its draw board, its game form and the offline page, rendered as the
+    organizer's device keeps them: each stylesheet, script and icon they link is kept."""
+    import re
+
+    from django.urls import reverse
+
+    text = Client().get("/sw.js").content.decode()
+    precache = set(json.loads(text.split("const PRECACHE = ", 1)[1].split(";\n", 1)[0]))
+    pages = [
+        reverse("scoring:meet-detail", args=[meet.pk]),
+        reverse("scoring:draw-board", args=[meet.pk]),
+        reverse("scoring:game-create", args=[meet.pk]),
+        "/offline/",
+    ]
+    linked = set()
+    for page in pages:
+        html = organizer_client.get(page).content.decode()
+        linked |= set(re.findall(r'(?:src|href)="(/static/[^"]+)"', html))
+    assert {"/static/js/game_form.js", "/static/css/draw.css"} <= linked
+    assert linked - precache == set()
