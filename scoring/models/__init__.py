@@ -1,6 +1,7 @@
 """The scoring app's models, by subject:
 
-- ``rule_sets``: rule sets, the standings groups they belong to, the club's settings;
+- ``rule_sets``: rule sets and the standings groups they belong to;
+- ``club``: the club's settings (what the organizer chooses in the app);
 - ``meets``: meets, their attendance and their table draw;
 - ``games``: games (hanchan), their results and big hands, and the settlement guard;
 - ``report_jobs``: the reports and report parts the workers make;
@@ -21,6 +22,7 @@ from scoring.models.awards import (
     default_awards_as_made,
     make_default_awards,
 )
+from scoring.models.club import HEAD_TO_HEAD_MOST, ClubSettings
 from scoring.models.games import (
     BigHand,
     Hanchan,
@@ -52,9 +54,7 @@ from scoring.models.report_jobs import (
     ReportStatus,
 )
 from scoring.models.rule_sets import (
-    HEAD_TO_HEAD_MOST,
     INVALID_GAME_MESSAGES,
-    ClubSettings,
     RuleSet,
     RuleSetQuerySet,
     StandingsGroup,

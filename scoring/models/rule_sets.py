@@ -6,9 +6,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
@@ -298,49 +296,3 @@ class RuleSet(models.Model):
         return RuleSet.objects.create(
             name=name, description=self.description, group=self.group, **values
         )
-
-
-HEAD_TO_HEAD_MOST = 99  # the most games together a member's page may ask of a tablemate
-
-
-class ClubSettings(models.Model):
-    """Choices the organizer makes in the app (one row)."""
-
-    standings_public = models.BooleanField(
-        _("standings open to visitors"),
-        default=False,
-        help_text=_("Visitors who have not signed in may read the standings page."),
-    )
-    head_to_head_min = models.PositiveSmallIntegerField(
-        _("head-to-head minimum"),
-        default=5,
-        validators=[MinValueValidator(1), MaxValueValidator(HEAD_TO_HEAD_MOST)],
-        help_text=_("A member's page lists the tablemates met at least this many times."),
-    )
-    schedule_public = models.BooleanField(
-        _("schedule open to visitors"),
-        default=False,
-        help_text=_(
-            "Visitors who have not signed in may read the coming meets and their calendar feed."
-        ),
-    )
-    history = HistoricalRecords()
-
-    class Meta:
-        verbose_name = _("club settings")
-        verbose_name_plural = _("club settings")
-
-    def __str__(self) -> str:
-        return str(_("club settings"))
-
-    @classmethod
-    def load(cls) -> ClubSettings:
-        """The one row; the defaults (not yet saved) until the organizer first changes one."""
-        found = cls.objects.filter(pk=1).first()
-        return found if found is not None else cls(pk=1)
-
-    @classmethod
-    def standings_are_public(cls) -> bool:
-        """Whether visitors may read the standings: the organizer's switch, or the
-        ``STANDINGS_PUBLIC`` setting that holds it open."""
-        return bool(settings.STANDINGS_PUBLIC) or cls.load().standings_public
