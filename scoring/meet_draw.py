@@ -400,7 +400,7 @@ def draw_out_of_date(meet: Meet, drawn: MeetDraw | None, started: set[int]) -> O
     )
 
 
-# 確定する names what is missing before it finalises (issue 28, 5).
+# 確定する names what is missing before it finalises.
 
 
 def missing_tables(meet: Meet) -> list[tuple[int, int]]:

@@ -133,7 +133,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "shirakaba.middleware.PrivateAnswersMiddleware",
-    # Before any view reads the path or the query: a NUL is a 400 (issue 26). After the
+    # Before any view reads the path or the query: a NUL is a 400. After the
     # user is known: the 400 page shows who is signed in.
     "shirakaba.middleware.RefuseNulMiddleware",
     "django.contrib.auth.middleware.LoginRequiredMiddleware",
@@ -313,7 +313,7 @@ WHITENOISE_SKIP_COMPRESS_EXTENSIONS = [*Compressor.SKIP_COMPRESS_EXTENSIONS, "tt
 # Drawn charts (scoring/reports/charts.py) are cached. The default is a file cache under the
 # data directory, not Django's LocMem: every process of one machine (gunicorn's workers)
 # shares it, whereas with a cache in each process's memory a member's chart was drawn again by
-# each worker that served it (issue 26: the chart was the slowest page under load). Several
+# each worker that served it (the chart was the slowest page under load). Several
 # machines share a Redis cache instead (SHIRAKABA_CACHE_URL, docs/several-machines.md).
 CHART_ENTRIES = 2_000
 

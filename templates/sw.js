@@ -1,4 +1,4 @@
-// The score book's service worker (issue 31: the venue without Wi-Fi). Plain, no library.
+// The score book's service worker (the venue without Wi-Fi). Plain, no library.
 // - Static files (stylesheets, scripts, icons) are kept when it installs, and served from the
 //   device first: their names change with their contents.
 // - Pages are asked for on the network first. A page the organizer's device was told to keep

@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 class EntryPreference(models.Model):
     """A login's unit for typing scores (``scoring.forms.ScoreUnit``: "points" or "hundreds"),
-    kept with the login rather than the session (issue 28, 9)."""
+    kept with the login rather than the session."""
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL,

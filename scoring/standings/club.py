@@ -419,7 +419,7 @@ NOT_ON_PDF = frozenset({Medium.PAGE, Medium.SHEET, Medium.CSV})  # the A4 page i
 SHEET_ONLY = frozenset({Medium.SHEET})
 
 # The Excel's order: 3-player places at the end, below-zero (箱割れ) before attendance; the big
-# hands by kind (満貫 … 役満, added in issue 29) after all of these, so that the columns people's
+# hands by kind (満貫 … 役満, added later) after all of these, so that the columns people's
 # formulas point at keep their letters.
 SHEET_ORDER = (
     "position",

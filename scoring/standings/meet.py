@@ -185,7 +185,7 @@ def meet_sheet(meet: Meet, *, day_standings: bool = True) -> MeetSheet:
         )
     # Who is on the attendance now (whom the draw seats), and whoever played a game of the
     # meet: someone who left after round 2 and was taken off for the draw of round 3 still
-    # attended, and so did a substitute who played (issue 28).
+    # attended, and so did a substitute who played.
     present = set(meet.attendees.values_list("pk", flat=True))
     played = {line.member_id for game_lines in lines.values() for line in game_lines}
     return MeetSheet(

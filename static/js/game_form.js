@@ -3,7 +3,7 @@
 //   ended, the live check says so and links to the sign-in page; the form that opens right
 //   after signing in puts the typed values back. Any other visit starts clean.
 // - The form is sent once: a second Enter while the first is on its way does nothing.
-// - Offline (issue 31), the live check runs here (static/js/entry_check.js, the server's check
+// - Offline, the live check runs here (static/js/entry_check.js, the server's check
 //   in JavaScript, held to the same table of cases) and a save goes into the device's queue
 //   (static/js/queue.js) when the check lets it, refused with the server's words when not.
 //   A game opened from the queue (#queued=<id>) is changed there, never saved twice.

@@ -1,4 +1,4 @@
-// The organizer's pages at a venue without Wi-Fi (issue 31), on every organizer's page:
+// The organizer's pages at a venue without Wi-Fi, on every organizer's page:
 // - registers the service worker (/sw.js) and, on a meet's page opened online, tells it to keep
 //   that meet's page, its draw and its game forms on the device;
 // - the band at the top while offline;

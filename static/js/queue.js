@@ -1,4 +1,4 @@
-// Games saved at the venue without a connection (issue 31): kept in the browser's own database
+// Games saved at the venue without a connection: kept in the browser's own database
 // (IndexedDB, which outlives closing the browser and restarting the tablet), each with an id
 // made on the device, and sent to the meet's send address (scoring/views/games.py::game_send)
 // when the network comes back, when any page opens, or on a 「今すぐ送信」 tap.

@@ -1,4 +1,4 @@
-"""Check the rating (issue 29): every group's 4- and 3-player rating as the rating table gets
+"""Check the rating: every group's 4- and 3-player rating as the rating table gets
 it (from the state kept in the cache, when its fingerprint still matches the record, and the
 quick path) against every game worked afresh (each change as its pencil line, nothing from
 the cache).

@@ -4,7 +4,7 @@ Builds (once, in the scratch database DATABASE_URL names) ``--members`` members 
 of 720 games for 50 members, in proportion for more (12 tables a meet for 50 members, more
 for more members, at most 50; the meets spread over the half-year; those attending a meet
 play its three rounds, as at the club's meets), then, for the half-year
-PDF and the Excel workbook, measures what issue 17 asks, with ``--workers`` real ``manage.py db_worker`` processes (default 2)
+PDF and the Excel workbook, measures, with ``--workers`` real ``manage.py db_worker`` processes (default 2)
 started fresh for each report, the files kept in a scratch directory:
 
 - from nothing: no file or part kept, no chart drawn (workers that have made nothing yet);

@@ -183,7 +183,7 @@ class Command(BaseCommand):
         self.rating_lines(repeat)
 
     def rating_lines(self, repeat: int) -> None:
-        """The rating (issue 29): every member's R from nothing (no state in the cache), the
+        """The rating: every member's R from nothing (no state in the cache), the
         rating page and a member's page (which rates every game each time: it shows the
         member's own changes); then the same after one more meet (75 games, rolled back
         afterwards), from the state the cache kept before it."""
