@@ -9,7 +9,9 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any, cast
 
+from django.contrib.auth.decorators import login_not_required
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, Group, Permission, User
+from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
@@ -106,6 +108,25 @@ class ClubRoleRequiredMiddleware:
 
 
 ViewFunc = Callable[..., HttpResponse]
+
+
+def open_to_visitors_when(is_open: Callable[[], bool]) -> Callable[[ViewFunc], ViewFunc]:
+    """A page for the club that the organizer may open to visitors (the standings, the
+    schedule): signed-in members read it always, visitors while ``is_open()`` says so, and
+    are sent to sign in while it does not. A login without a club role is turned away by
+    ``ClubRoleRequiredMiddleware``, as everywhere. The one guard of every such page."""
+
+    def guard(view: ViewFunc) -> ViewFunc:
+        @login_not_required
+        @wraps(view)
+        def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            if not request.user.is_authenticated and not is_open():
+                return redirect_to_login(request.get_full_path())
+            return view(request, *args, **kwargs)
+
+        return wrapped
+
+    return guard
 
 
 def organizer_required(view: ViewFunc) -> ViewFunc:

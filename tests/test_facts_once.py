@@ -73,3 +73,13 @@ def test_the_static_files_of_the_kept_pages_are_named_by_their_templates_only():
     """The service worker keeps what the kept pages' templates link; no list of stylesheets
     and scripts beside them to fall behind."""
     assert _found(r"[\"'](css|js)/[\w.-]+\.(css|js)[\"']") == []
+
+
+def test_pages_open_to_visitors_have_one_guard():
+    """``members.roles.open_to_visitors_when`` decides who reads the standings, the rating
+    and the schedule; no view asks the switches and the sign-in itself."""
+    views = tuple(n for n in _sources() if "/views/" not in n)
+    assert (
+        _found(r"is_authenticated and not \w|_public\(\):\n\s+if not request\.user", outside=views)
+        == []
+    )

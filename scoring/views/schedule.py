@@ -27,7 +27,7 @@ from django.views.decorators.vary import vary_on_headers
 
 from members.context_processors import own_member
 from members.models import Member
-from members.roles import club_roles, is_organizer, organizer_required
+from members.roles import club_roles, is_organizer, open_to_visitors_when, organizer_required
 from scoring.forms import AnswerForm, PlanForm
 from scoring.models import Answer, AnswerChoice, CalendarLink, ClubSettings, Meet, RuleSet
 from scoring.periods import Period, PeriodKind
@@ -77,16 +77,11 @@ def _signed_in_member(request: HttpRequest) -> bool:
     return bool(club_roles(request.user))
 
 
-@login_not_required
+@open_to_visitors_when(schedule_is_public)
 @vary_on_headers("HX-Request")
 @require_safe
 def schedule(request: HtmxHttpRequest) -> HttpResponse:
     """The coming meets in large type, each with the member's 参加 / 欠席 / 未定 buttons."""
-    if not _signed_in_member(request):
-        if request.user.is_authenticated:
-            raise PermissionDenied
-        if not schedule_is_public():
-            return redirect_to_login(request.get_full_path())
     me = own_member(request)
     organizer = is_organizer(request.user)
     link = CalendarLink.objects.filter(member=me).first() if me else None
@@ -285,15 +280,10 @@ def _feed() -> HttpResponse:
     return response
 
 
-@login_not_required
+@open_to_visitors_when(schedule_is_public)
 @require_safe
 def public_feed(request: HttpRequest) -> HttpResponse:
     """The feed at one address: for visitors when the schedule is open, else for members."""
-    if not schedule_is_public():
-        if not request.user.is_authenticated:
-            return redirect_to_login(request.get_full_path())
-        if not _signed_in_member(request):
-            raise PermissionDenied
     return _feed()
 
 

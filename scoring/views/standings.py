@@ -10,8 +10,6 @@ from urllib.parse import urlencode
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth.decorators import login_not_required
-from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -21,7 +19,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from django.views.decorators.vary import vary_on_headers
 
 from members.models import Member
-from members.roles import is_organizer, organizer_required
+from members.roles import is_organizer, open_to_visitors_when, organizer_required
 from scoring.forms import filters_from, query_number
 from scoring.models import HEAD_TO_HEAD_MOST, ClubSettings, StandingsGroup
 from scoring.notation import MeetKind
@@ -134,14 +132,12 @@ def download_links(filters: Filters) -> list[tuple[str, str]]:
     ]
 
 
-@login_not_required
+@open_to_visitors_when(ClubSettings.standings_are_public)
 @vary_on_headers("HX-Request")
 @require_safe
 def standings(request: HtmxHttpRequest) -> HttpResponse:
     """The standings table; open to visitors only when the organizer opened it (or the
     STANDINGS_PUBLIC setting does)."""
-    if not request.user.is_authenticated and not ClubSettings.standings_are_public():
-        return redirect_to_login(request.get_full_path())
     filters = filters_from(request)
     sort = request.GET.get("sort", "position")
     rows = sort_standings(compute_standings(filters), sort)
@@ -176,15 +172,13 @@ def rating_for(request: HttpRequest, filters: Filters, member_id: int | None = N
     return compute_rating(group, players if players in choices else choices[0], member_id=member_id)
 
 
-@login_not_required
+@open_to_visitors_when(ClubSettings.standings_are_public)
 @vary_on_headers("HX-Request")
 @require_safe
 def rating_table(request: HtmxHttpRequest) -> HttpResponse:
     """The rating table (レーティング) beside the standings: a group's 4- or 3-player rating,
     sortable, with the standings' minimum of games and guests left out unless asked.
     Open to visitors when the standings are."""
-    if not request.user.is_authenticated and not ClubSettings.standings_are_public():
-        return redirect_to_login(request.get_full_path())
     filters = filters_from(request)
     rating = rating_for(request, filters)
     sort = request.GET.get("sort", "position")
