@@ -263,6 +263,26 @@ class PlanForm(forms.Form):
         start: time | None = self.cleaned_data[field]
         return start
 
+    def save(self, rule_set: RuleSet) -> tuple[int, int]:
+        """A meet under ``rule_set`` for each day the rule names, but where a meet of that
+        kind is on that day already: how many were made, and how many were there."""
+        data = self.cleaned_data
+        made = kept = 0
+        with transaction.atomic():
+            for day, kind in self.days():
+                _meet, created = Meet.objects.get_or_create(
+                    date=day,
+                    kind=kind,
+                    defaults={
+                        "rule_set": rule_set,
+                        "start_time": self.start_of(kind),
+                        "place": data["place"],
+                        "note": data["note"],
+                    },
+                )
+                made, kept = (made + 1, kept) if created else (made, kept + 1)
+        return made, kept
+
 
 def _weeks(values: list[str]) -> tuple[int, ...]:
     return tuple(sorted(int(v) for v in values))

@@ -8,15 +8,12 @@ so each member has a secret feed address of their own (``CalendarLink``)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from datetime import date, timedelta
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_not_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import transaction
-from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -29,48 +26,15 @@ from members.context_processors import own_member
 from members.models import Member
 from members.roles import club_roles, is_organizer, open_to_visitors_when, organizer_required
 from scoring.forms import AnswerForm, PlanForm
-from scoring.models import Answer, AnswerChoice, CalendarLink, ClubSettings, Meet, RuleSet
+from scoring.models import AnswerChoice, CalendarLink, ClubSettings, Meet, RuleSet
 from scoring.periods import Period, PeriodKind
+from scoring.planning import coming_meets, planned
 from scoring.reports import ical, inline, pdf
 from scoring.views import HtmxHttpRequest
 
 
 def schedule_is_public() -> bool:
     return ClubSettings.load().schedule_public
-
-
-def coming_meets(today: date | None = None) -> QuerySet[Meet]:
-    """The meets from today on, in order of the day."""
-    return Meet.objects.filter(date__gte=today or timezone.localdate()).order_by("date", "kind")
-
-
-@dataclass
-class Planned:
-    """One coming meet as the schedule shows it: the signed-in member's answer, and (for the
-    organizer) the names under each answer."""
-
-    meet: Meet
-    mine: str = ""
-    names: dict[str, list[Member]] = field(default_factory=dict)
-
-    @property
-    def counts(self) -> list[tuple[str, str, list[Member]]]:
-        return [
-            (value, str(label), self.names.get(value, [])) for value, label in AnswerChoice.choices
-        ]
-
-
-def planned(meets: list[Meet], me: Member | None, with_names: bool) -> list[Planned]:
-    rows = {m.pk: Planned(m) for m in meets}
-    answers = Answer.objects.filter(meet__in=meets).select_related("member")
-    if not with_names:
-        answers = answers.filter(member=me) if me else answers.none()
-    for answer in answers.order_by("member__furigana", "member__name"):
-        row = rows[answer.meet_id]
-        if me is not None and answer.member_id == me.pk:
-            row.mine = answer.answer
-        row.names.setdefault(answer.answer, []).append(answer.member)
-    return list(rows.values())
 
 
 def _signed_in_member(request: HttpRequest) -> bool:
@@ -212,21 +176,7 @@ def plan(request: HttpRequest) -> HttpResponse:
         if rule_set is None:
             messages.error(request, _("Choose the club's default rule set first."))
             return redirect("scoring:rule-set-list")
-        data = form.cleaned_data
-        made = kept = 0
-        with transaction.atomic():
-            for day, kind in form.days():
-                _meet, created = Meet.objects.get_or_create(
-                    date=day,
-                    kind=kind,
-                    defaults={
-                        "rule_set": rule_set,
-                        "start_time": form.start_of(kind),
-                        "place": data["place"],
-                        "note": data["note"],
-                    },
-                )
-                made, kept = (made + 1, kept) if created else (made, kept + 1)
+        made, kept = form.save(rule_set)
         messages.success(
             request,
             _("Planned %(made)d meets (%(kept)d were there already).")
