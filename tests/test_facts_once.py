@@ -83,3 +83,9 @@ def test_pages_open_to_visitors_have_one_guard():
         _found(r"is_authenticated and not \w|_public\(\):\n\s+if not request\.user", outside=views)
         == []
     )
+
+
+def test_the_record_sheets_headings_are_written_once():
+    """The record sheet's words (持ち点, 回戦, 満貫以上, …) are ``notation.COLUMNS``; a table of
+    games takes its headings from there."""
+    assert _found(r'Column\("\w+", "(日付|例会|回戦|卓|席|氏名|持ち点|錯和|満貫以上)"') == []

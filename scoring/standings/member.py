@@ -11,7 +11,7 @@ from decimal import Decimal
 from django.db.models import QuerySet
 
 from scoring.models import HanchanResult, Meet
-from scoring.notation import MeetKind, seat_label
+from scoring.notation import COLUMNS, MeetKind, seat_label
 from scoring.standings.club import (
     Filters,
     PlaceColumns,
@@ -206,18 +206,23 @@ def _record(summary: StandingRow | None, results: Iterable[HanchanResult]) -> Me
 
 MEMBER_GAMES: Table[GameLine] = Table(
     (
-        Column("date", "日付", lambda g: g.date, Format.DATE),
-        Column("meet", "例会", lambda g: g.meet_kind, Format.TEXT),
-        Column("round", "回戦", lambda g: g.round_no),
-        Column("table", "卓", lambda g: g.table_no),
-        Column("seat", "席", lambda g: g.seat, Format.TEXT),
-        Column("score", "持ち点", lambda g: g.score, Format.POINTS),
+        Column("date", COLUMNS["date"][0], lambda g: g.date, Format.DATE),
+        Column("meet", COLUMNS["meet"][0], lambda g: g.meet_kind, Format.TEXT),
+        Column("round", COLUMNS["round"][0], lambda g: g.round_no),
+        Column("table", COLUMNS["table"][0], lambda g: g.table_no),
+        Column("seat", COLUMNS["seat"][0], lambda g: g.seat, Format.TEXT),
+        Column("score", COLUMNS["score"][0], lambda g: g.score, Format.POINTS),
         Column("place", "順位", lambda g: g.table_place, Format.TABLE_PLACE),
         Column("total", "P", lambda g: g.total, Format.P),
         Column("cumulative", "累計", lambda g: g.cumulative, Format.P),
-        Column("chombo", "錯和", lambda g: g.chombo or None),
-        Column("big_hands", "満貫以上", lambda g: "、".join(g.big_hands) or None, Format.TEXT),
+        Column("chombo", COLUMNS["chombo"][0], lambda g: g.chombo or None),
+        Column(
+            "big_hands",
+            COLUMNS["big_hands"][0],
+            lambda g: "、".join(g.big_hands) or None,
+            Format.TEXT,
+        ),
     )
 )
-"""A member's games, one row each (the Excel's sheet per member; its headings are the score
-sheet's words, as on the games sheet)."""
+"""A member's games, one row each (the Excel's sheet per member): the record sheet's own
+headings (``notation.COLUMNS``), as on the games sheet, and the place, P and running total."""
