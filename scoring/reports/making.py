@@ -9,6 +9,12 @@ row as it goes, and keeps the file in the reports storage (``STORAGES["reports"]
 once; asked for while it is being made, the same row is found and nothing more is queued.
 ``export_report`` runs the same ``make`` in its own process.
 
+Two files a page shows in place are kept the same way and made at once in the request that
+first asks: the news picture (``news.png``, about a second to draw) and the 回覧板
+(``notice.pdf``). Each has a fingerprint of its own, of exactly what it shows
+(``OWN_FINGERPRINTS``). A request asking for one that another request is making waits for it
+(``awaited``): however many ask at once, it is drawn once.
+
 The digest covers: the kind of report and what it is of (period, meet kind, group, rule set,
 minimum of games, member, meet), the language, the version of everything that lays reports
 out (``template_version``: the report templates, these modules and the Japanese catalogue),
@@ -33,7 +39,7 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from datetime import timedelta
+from datetime import date, timedelta
 from enum import StrEnum
 from typing import Any
 
@@ -64,6 +70,7 @@ from scoring.reports import (
     heartbeat,
     keep,
     kept_files,
+    news,
     no_progress,
     parts,
     pdf,
@@ -83,11 +90,21 @@ class ReportKind(StrEnum):
     GAMES_CSV = "games.csv"  # every game
     MEMBER_PDF = "member.pdf"
     MEET_PDF = "meet.pdf"  # a meet's sheet
+    NEWS_PNG = "news.png"  # a meet's news (例会速報) as a picture, shown in its page
+    NOTICE_PDF = "notice.pdf"  # 回覧板: a month's meets
 
 
 # Made in the request that asks (the same function the task runs): they take well under a
-# second. The standings PDF of one month has no member pages and is small too.
-SMALL_KINDS = {ReportKind.GAMES_CSV, ReportKind.MEMBER_PDF, ReportKind.MEET_PDF}
+# second. The standings PDF of one month has no member pages and is small too. The news
+# picture takes about a second (two for a meet of 240 games), but its page shows it in place,
+# where nothing could follow a report's progress.
+SMALL_KINDS = {
+    ReportKind.GAMES_CSV,
+    ReportKind.MEMBER_PDF,
+    ReportKind.MEET_PDF,
+    ReportKind.NEWS_PNG,
+    ReportKind.NOTICE_PDF,
+}
 # A kept file nobody asked for in ``kept.KEEP_FOR`` is removed; so is one a newer file of the
 # same report replaced more than REPLACED_AFTER ago (a page still polling for it can finish).
 REPLACED_AFTER = timedelta(hours=1)
@@ -100,6 +117,10 @@ ORGANIZER_FIRST = 5
 # A kept file asked for or made this recently is not pruned to bound the total size (a page
 # is about to fetch it); nor is a part while a report begun before it was used is being made.
 IN_USE = timedelta(minutes=10)
+# How long a request for a file a page shows in place waits for the request making it
+# (``awaited``), and how often it looks; then it is led to the file's own page.
+WAIT_SECONDS = 20.0
+LOOK_EVERY = 0.1
 
 Rendered = tuple[str, str, bytes]
 
@@ -118,6 +139,7 @@ class Spec:
     guests: bool = False  # the tables show guests too (?guests=1)
     member: int | None = None
     meet: int | None = None
+    link: str = ""  # the address at the foot of the news picture
     language: str = "ja"
 
     @classmethod
@@ -128,11 +150,12 @@ class Spec:
         *,
         member: int | None = None,
         meet: int | None = None,
+        link: str = "",
     ) -> Spec:
         """The spec of a report of ``filters`` (or of a meet), in the active language."""
         language = translation.get_language() or settings.LANGUAGE_CODE
         if filters is None:
-            return cls(kind=kind, meet=meet, language=language)
+            return cls(kind=kind, meet=meet, link=link, language=language)
         return cls(
             kind=kind,
             period=filters.period.key,
@@ -237,7 +260,8 @@ class TooManyReports(Exception):
 
 
 def digest_of(spec: Spec) -> str:
-    return _sha([spec.as_json(), template_version(), fingerprint(spec)])
+    own = OWN_FINGERPRINTS.get(ReportKind(spec.kind))
+    return _sha([spec.as_json(), template_version(), own(spec) if own else fingerprint(spec)])
 
 
 def kept_name(report: Report) -> str:
@@ -377,6 +401,20 @@ def _queued_again(report: Report, now: Any) -> bool:
     )
 
 
+def awaited(report: Report, by: User | None = None, *, within: float | None = None) -> Report:
+    """``report`` once it is made (or failed), waited for while another request makes it,
+    ``within`` seconds at most (``WAIT_SECONDS``): what a file a page shows in place needs (a
+    picture cannot poll a progress page). One whose maker died is taken up (``take_up``:
+    this request makes it), one a newer report replaced is followed (``current``)."""
+    deadline = time.monotonic() + (WAIT_SECONDS if within is None else within)
+    while True:
+        report = current(take_up(report), by)
+        waiting = report.status in (ReportStatus.QUEUED, ReportStatus.MAKING)
+        if not waiting or time.monotonic() >= deadline:
+            return report
+        time.sleep(LOOK_EVERY)
+
+
 def _take_back(report: Report, now: Any) -> bool:
     """A report whose maker died (``heartbeat``): its own task queued again, for the next
     worker; failed after ``TRIES`` workers died making it. True when it has no task to queue
@@ -447,6 +485,26 @@ def _member_pdf(spec: Spec, progress: Progress, share: bool) -> Rendered:
     return pdf.render_member_pdf(spec.member, spec.filters())
 
 
+def _meet_of(spec: Spec) -> Meet:
+    assert spec.meet is not None
+    return Meet.objects.select_related("rule_set__group").get(pk=spec.meet)
+
+
+def _month_of(spec: Spec) -> date:
+    month = Period.parse(spec.period).start
+    assert month is not None
+    return month
+
+
+def _news_png(spec: Spec, progress: Progress, share: bool) -> Rendered:
+    return news.render_news_png(_meet_of(spec), spec.link)
+
+
+def _notice_pdf(spec: Spec, progress: Progress, share: bool) -> Rendered:
+    month = _month_of(spec)
+    return pdf.render_notice_pdf(month, list(pdf.notice_meets(month)))
+
+
 RENDERERS: dict[ReportKind, Renderer] = {
     ReportKind.STANDINGS_PDF: lambda spec, progress, share: pdf.render_standings_pdf(
         spec.filters(), progress=progress, share=share
@@ -457,6 +515,15 @@ RENDERERS: dict[ReportKind, Renderer] = {
     ReportKind.GAMES_CSV: lambda spec, progress, share: games_csv.render_games_csv(spec.filters()),
     ReportKind.MEMBER_PDF: _member_pdf,
     ReportKind.MEET_PDF: _meet_pdf,
+    ReportKind.NEWS_PNG: _news_png,
+    ReportKind.NOTICE_PDF: _notice_pdf,
+}
+
+# The kinds that show something other than the standings' games, each with a fingerprint of
+# exactly what it shows; the others share ``fingerprint``.
+OWN_FINGERPRINTS: dict[ReportKind, Callable[[Spec], object]] = {
+    ReportKind.NEWS_PNG: lambda spec: news.fingerprint(_meet_of(spec)),
+    ReportKind.NOTICE_PDF: lambda spec: pdf.notice_fingerprint(_month_of(spec)),
 }
 
 

@@ -5,24 +5,32 @@ The text is what the organizer pastes into LINE: the date, how many attended, ea
 order and P in one short line, the day's top, the big hands, and the standings' top 5 for the
 month and the half-year (guests left out, as the standings leave them). The picture is the
 same lines laid out by WeasyPrint on a page 360 px wide in large type, rasterized by pypdfium2
-(no browser), and cut below its last line.
+(no browser), and cut below its last line. It is kept like a report (``making.py``, the kind
+``news.png``), by a digest of what it shows (``fingerprint``): drawn once, not on every request.
 """
 
 from __future__ import annotations
 
 import io
 from dataclasses import dataclass, field
+from urllib.parse import urlencode
 
 import pypdfium2
+from django.conf import settings
+from django.db.models import Count, Max, QuerySet, Sum
+from django.http import HttpRequest
+from django.shortcuts import resolve_url
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from PIL import ImageOps
 
-from scoring.models import Meet
+from members.models import Member
+from scoring.models import ClubSettings, HanchanResult, Meet, RuleSet, StandingsGroup
 from scoring.notation import meet_date, signed_p
 from scoring.periods import Period
 from scoring.reports import weasy
-from scoring.standings import Filters, compute_standings, meet_sheet
+from scoring.standings import Filters, compute_standings, meet_sheet, results_for
 
 TOP = 5  # the standings' lines in the news
 WIDTH_PX = 360  # the picture's page, in CSS pixels: a phone's width
@@ -67,14 +75,29 @@ def _top(filters: Filters) -> list[str]:
     return [f"{r.position}. {r.name} {signed_p(r.total)}" for r in rows]
 
 
+def _until(meet: Meet, period: Period) -> Filters:
+    """``period`` of the meet's group up to the meet's day (its later meets left out)."""
+    return Filters(Period.between(period.start, meet.date), group=meet.rule_set.group)
+
+
 def _up_to(meet: Meet, period: Period) -> Block:
-    """The top 5 of ``period`` as they stood after this meet (its later meets left out)."""
-    until = Filters(Period.between(period.start, meet.date), group=meet.rule_set.group)
+    """The top 5 of ``period`` as they stood after this meet."""
+    until = _until(meet, period)
     heading = _("Top 5: %(period)s, up to %(day)s") % {
         "period": period.label,
         "day": meet_date(meet.date, "short"),
     }
     return Block(heading, _top(until))
+
+
+def standings_link(request: HttpRequest) -> str:
+    """Where the news sends a member for the standings: the public page, or the sign-in page
+    (which leads on to them) when the standings are for members only."""
+    standings = reverse("scoring:standings")
+    if ClubSettings.standings_are_public():
+        return request.build_absolute_uri(standings)
+    login = resolve_url(settings.LOGIN_URL)
+    return request.build_absolute_uri(f"{login}?{urlencode({'next': standings})}")
 
 
 def meet_news(meet: Meet, link: str) -> News:
@@ -139,3 +162,34 @@ def news_png(news: News) -> bytes:
     out = io.BytesIO()
     image.save(out, format="PNG", optimize=True)
     return out.getvalue()
+
+
+def render_news_png(meet: Meet, link: str) -> tuple[str, str, bytes]:
+    """The picture of ``meet``'s news as a file: (name, type, bytes)."""
+    name = f"shirakaba-news-{meet.date:%Y-%m-%d}-{meet.kind}.png"
+    return name, "image/png", news_png(meet_news(meet, link))
+
+
+def _counted(results: QuerySet[HanchanResult]) -> dict[str, object]:
+    return results.aggregate(
+        n=Count("pk"), ids=Sum("pk"), points=Sum("total_points"), changed=Max("hanchan__updated_at")
+    )
+
+
+def fingerprint(meet: Meet) -> list[object]:
+    """What changes whenever what ``meet``'s news shows changes (a few small queries), and
+    nothing else: the meet's own games and its attendance (「参加 n 名」), the games of its
+    half-year up to its day in its group (the two tops; the month's are among them), the
+    meet's own history (its day and kind), and the latest change of any member, rule set or
+    group (names, guests, which rule sets a group counts). Games after the meet's day and
+    answers for other meets leave it as it is. The link at the foot and the language are in
+    the report's spec."""
+    games = HanchanResult.objects.filter(meet=meet)
+    half_year = results_for(_until(meet, Period.containing(meet.date)))
+    attending = sorted(meet.attendees.values_list("pk", flat=True))
+    own = meet.history.aggregate(latest=Max("history_date"))["latest"]
+    labels = [
+        model.history.aggregate(latest=Max("history_date"))["latest"]
+        for model in (Member, RuleSet, StandingsGroup)
+    ]
+    return [_counted(games), _counted(half_year), attending, own, labels]

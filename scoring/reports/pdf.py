@@ -14,6 +14,7 @@ from decimal import Decimal
 from itertools import accumulate, groupby
 from typing import Any
 
+from django.db.models import QuerySet
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.formats import date_format
@@ -322,6 +323,20 @@ def render_meet_pdf(meet: Meet) -> tuple[str, str, bytes]:
         CONTENT_TYPE,
         weasy.write_pdf(_html("reports/meet.html", context)),
     )
+
+
+def notice_meets(month: date) -> QuerySet[Meet]:
+    """The meets the 回覧板 of ``month`` lists, in order of the day."""
+    return Meet.objects.filter(date__year=month.year, date__month=month.month).order_by(
+        "date", "kind"
+    )
+
+
+def notice_fingerprint(month: date) -> list[object]:
+    """What changes whenever the 回覧板 of ``month`` changes (one query): what it shows of
+    each of its meets, and the day it is made (「… 現在」), so it is kept for a day at most."""
+    shown = notice_meets(month).values_list("pk", "date", "kind", "start_time", "place", "note")
+    return [list(shown), timezone.localdate()]
 
 
 def render_notice_pdf(month: date, meets: Sequence[Meet]) -> tuple[str, str, bytes]:

@@ -8,6 +8,10 @@ the same links answer with that page's progress fragment, swapped in beside the 
 polled every second until the file is ready; the fragment then holds the download link, which
 static/js/downloads.js follows at once.
 
+Two files a page shows in place, the news picture (例会速報) and the 回覧板, are reports made
+at once and kept too: the request that first asks makes it, one asking meanwhile waits for it
+(``making.awaited``), and either is given the file itself, inline.
+
 A person with as many reports waiting as they may have (``making.TooManyReports``) is told so,
 with the way to each of them, instead of a new one being queued. The page of a report a newer
 one replaced leads to the newer one (``making.current``).
@@ -21,6 +25,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.http import FileResponse, Http404, HttpRequest, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
@@ -33,13 +38,15 @@ from scoring.reports.making import (
     Spec,
     TooManyReports,
     ask,
+    awaited,
     could_not_keep,
     current,
     is_kept,
     kept_name,
     take_up,
 )
-from scoring.standings import Filters
+from scoring.reports.news import standings_link
+from scoring.standings import Filters, Period, PeriodKind
 from scoring.views import HtmxHttpRequest
 
 
@@ -55,11 +62,12 @@ def _progress(request: HttpRequest, report: Report, *, whole: bool = False) -> H
     return render(request, template, context)
 
 
-def _file(report: Report) -> FileResponse:
-    """The kept file, read through the reports storage (on this machine or another)."""
+def _file(report: Report, *, attachment: bool = True) -> FileResponse:
+    """The kept file, read through the reports storage (on this machine or another): to
+    download, or (``attachment`` false) for the browser to show."""
     response = FileResponse(
         kept_files().open(kept_name(report), "rb"),
-        as_attachment=True,
+        as_attachment=attachment,
         filename=report.filename,
         content_type=report.content_type,
     )
@@ -90,6 +98,19 @@ def _answer(request: HtmxHttpRequest, spec: Spec) -> HttpResponseBase:
         return _progress(request, report)
     if is_kept(report):
         return _file(report)
+    return redirect(report)
+
+
+def _shown(request: HtmxHttpRequest, spec: Spec) -> HttpResponseBase:
+    """A file a page shows in place, itself: made in this request when nobody has it, waited
+    for while another request makes it; if it could not be made (or is still being made
+    after the wait), its report's page says so."""
+    try:
+        report = awaited(ask(spec, by=_asker(request)), _asker(request))
+    except TooManyReports as full:
+        return _too_many(request, full)
+    if is_kept(report):
+        return _file(report, attachment=False)
     return redirect(report)
 
 
@@ -156,3 +177,23 @@ def member_pdf(request: HtmxHttpRequest, pk: int) -> HttpResponseBase:
 def meet_pdf(request: HtmxHttpRequest, pk: int) -> HttpResponseBase:
     meet = get_object_or_404(Meet, pk=pk)
     return _answer(request, Spec.of("meet.pdf", meet=meet.pk))
+
+
+@require_safe
+def news_picture(request: HtmxHttpRequest, pk: int) -> HttpResponseBase:
+    """例会速報 as a picture: what the news page shows and its 「共有」 hands on."""
+    meet = get_object_or_404(Meet, pk=pk)
+    return _shown(request, Spec.of("news.png", meet=meet.pk, link=standings_link(request)))
+
+
+@require_safe
+def notice_pdf(request: HtmxHttpRequest) -> HttpResponseBase:
+    """回覧板: a month's meets (``?month=2026-12``; this month by default) on an A4 page."""
+    month = timezone.localdate().replace(day=1)
+    try:
+        period = Period.parse(request.GET.get("month", ""))
+    except ValueError:  # none, not a period, or outside the meets' years: this month
+        period = None
+    if period is not None and period.kind is PeriodKind.MONTH and period.start is not None:
+        month = period.start
+    return _shown(request, Spec.of("notice.pdf", Filters(Period.month(month.year, month.month))))

@@ -1,5 +1,5 @@
-"""Before the meet: the schedule (the coming meets), 出欠, the calendar feed and the 回覧板
-notice. A planned meet is a ``Meet`` without games yet; results are entered on it on the day.
+"""Before the meet: the schedule (the coming meets), 出欠 and the calendar feed (the 回覧板
+notice, kept like a report, is answered by views/downloads.py). A planned meet is a ``Meet`` without games yet; results are entered on it on the day.
 
 Who sees what: the schedule page, its feed and the notice are for members (and organizers);
 visitors see the page and the feed only when the organizer opened the schedule
@@ -27,9 +27,8 @@ from members.models import Member
 from members.roles import club_roles, is_organizer, open_to_visitors_when, organizer_required
 from scoring.forms import AnswerForm, PlanForm
 from scoring.models import AnswerChoice, CalendarLink, ClubSettings, Meet, RuleSet
-from scoring.periods import Period, PeriodKind
 from scoring.planning import coming_meets, planned
-from scoring.reports import ical, inline, pdf
+from scoring.reports import ical, inline
 from scoring.views import HtmxHttpRequest
 
 
@@ -246,20 +245,3 @@ def member_feed(request: HttpRequest, token: str) -> HttpResponse:
     if link is None:
         return redirect_to_login(request.get_full_path())
     return _feed()
-
-
-@require_safe
-def notice_pdf(request: HttpRequest) -> HttpResponse:
-    """回覧板: a month's meets (``?month=2026-12``; this month by default) on an A4 page."""
-    month = timezone.localdate().replace(day=1)
-    try:
-        period = Period.parse(request.GET.get("month", ""))
-    except ValueError:  # none, not a period, or outside the meets' years: this month
-        period = None
-    if period is not None and period.kind is PeriodKind.MONTH and period.start is not None:
-        month = period.start
-    meets = list(
-        Meet.objects.filter(date__year=month.year, date__month=month.month).order_by("date", "kind")
-    )
-    name, content_type, data = pdf.render_notice_pdf(month, meets)
-    return inline(data, content_type, name)

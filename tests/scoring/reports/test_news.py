@@ -1,13 +1,20 @@
 """例会速報 (scoring/reports/news.py, scoring/views/news.py): the text for LINE, exactly; the
-picture; what the members-only setting does to the link."""
+picture; what the members-only setting does to the link; what the kept picture's digest
+follows (what the picture shows, and nothing else)."""
 
 import io
+from datetime import date
 
 import pytest
+from django.utils import translation
 from PIL import Image
 
-from scoring.models import ClubSettings, Meet
+from members.models import Member
+from scoring.models import ClubSettings, Hanchan, Meet
+from scoring.reports import making
+from scoring.reports.making import Spec
 from scoring.reports.news import meet_news, news_png
+from tests.builders import making_entry
 
 pytestmark = pytest.mark.django_db
 
@@ -84,8 +91,9 @@ def test_the_meet_page_offers_the_news_once_finalised(award_season, organizer_cl
 def test_the_picture_is_a_phone_width_png(award_season, member_client):
     response = member_client.get(f"/meets/{first_meet().pk}/news.png")
     assert response.status_code == 200 and response["Content-Type"] == "image/png"
-    assert response.content.startswith(b"\x89PNG\r\n\x1a\n")
-    with Image.open(io.BytesIO(response.content)) as image:
+    picture = response.getvalue()  # the kept file, streamed
+    assert picture.startswith(b"\x89PNG\r\n\x1a\n")
+    with Image.open(io.BytesIO(picture)) as image:
         width, height = image.size
         # 360 CSS px at four times; cut below the last line, far short of the 4,000 px page
         assert width == 1080 and 1200 < height < 4000 * 4 // 3
@@ -96,3 +104,61 @@ def test_the_picture_is_a_phone_width_png(award_season, member_client):
 def test_news_png_draws_the_same_lines(award_season):
     data = news_png(meet_news(first_meet(), "https://example.org/"))
     assert data.startswith(b"\x89PNG")
+
+
+def news_digest(meet: Meet, link: str = "https://example.org/") -> str:
+    return making.digest_of(Spec.of("news.png", meet=meet.pk, link=link))
+
+
+def play_at(day: date, rule_set, members: list[Member]) -> Hanchan:
+    """A game of its own meet on ``day``: the four at 45,000 / 35,000 / 25,000 / 15,000."""
+    meet, _ = Meet.objects.get_or_create(date=day, kind="wed", defaults={"rule_set": rule_set})
+    game = Hanchan(meet=meet, table_no=1, round_no=1, rule_set=rule_set)
+    scores = (45_000, 35_000, 25_000, 15_000)
+    game.record([making_entry(m, seat, scores[seat]) for seat, m in enumerate(members)])
+    return game
+
+
+def test_the_news_digest_moves_with_what_the_picture_shows(recorded_game, four_members, club_rule):
+    meet = recorded_game.meet
+    seen = [news_digest(meet)]
+    assert news_digest(meet) == seen[0]  # nothing changed
+
+    def moved(link: str = "https://example.org/") -> bool:
+        digest = news_digest(meet, link)
+        new = digest not in seen
+        seen.append(digest)
+        return new
+
+    # The link at its foot (the standings, or the sign-in page before them).
+    assert moved("https://example.org/login/?next=%2Fstandings%2F")
+    # An earlier game of the half-year: the top 5 up to the day.
+    play_at(date(2025, 4, 2), club_rule, four_members)
+    assert moved()
+    # A name shown.
+    renamed = four_members[0]
+    renamed.name = "東山 一朗"
+    renamed.save()
+    assert moved()
+    # The day's attendance (「参加 n 名」).
+    fifth = Member.objects.create(name="中島 五郎", furigana="なかじま")
+    assert moved()  # a member made (names are kept by the latest change of any member)
+    meet.attendees.add(fifth)
+    assert moved()
+    # The language it is written in.
+    with translation.override("en"):
+        assert moved()
+
+
+def test_the_news_digest_stays_when_what_it_shows_stays(
+    recorded_game, four_members, club_rule, bob
+):
+    """Not in the picture: a later meet's games (the standings are up to its day), the half-year
+    before, a member's 出欠 for another meet, another meet planned."""
+    meet = recorded_game.meet
+    before = news_digest(meet)
+    play_at(date(2025, 4, 23), club_rule, four_members)
+    play_at(date(2025, 3, 26), club_rule, four_members)
+    coming = Meet.objects.create(date=date(2025, 5, 14), kind="wed", rule_set=club_rule)
+    coming.answer(four_members[1], "coming", bob, today=date(2025, 5, 1))
+    assert news_digest(meet) == before

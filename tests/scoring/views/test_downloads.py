@@ -1,16 +1,25 @@
 """Reports through their pages (views/downloads.py): queued once, their progress shown, made
 once and kept, asked for again unchanged served from what was kept, made again after a
-change. (Pruning, digests and what a finalise queues: tests/scoring/reports/test_making.py.)
+change. The files a page shows in place, the news picture and the 回覧板, the same: made in
+the request, kept, drawn once however many ask at once, and bounded by what one person may
+have waiting. (Pruning, digests and what a finalise queues: tests/scoring/reports/test_making.py.)
 
 The renderers are replaced by a fake that counts its calls and tells its progress, so these
 tests make no PDF; the real renderers are read back in tests/scoring/reports/, and real
 workers run in tests/scoring/management/commands/test_db_worker.py."""
 
-import pytest
-from django.tasks import default_task_backend
+import threading
+import time
+from datetime import date, timedelta
 
-from scoring.models import Meet, Report, ReportStatus
-from scoring.reports import kept_files, making, pdf
+import pytest
+from django.db import connection
+from django.tasks import default_task_backend
+from django.test import Client
+from django.utils import timezone
+
+from scoring.models import Hanchan, Meet, Report, ReportStatus
+from scoring.reports import kept_files, making, news, pdf
 from scoring.reports.making import Spec, ask, kept_name
 from scoring.standings import Filters, Period
 from tests.builders import JKMA, FakeRenderer, making_entry, rule
@@ -181,3 +190,178 @@ def test_the_csv_download_holds_every_game_whatever_the_group(every_rule, member
         .splitlines()
     )
     assert len(lines) == 1 + 18
+
+
+# --- the news picture and the 回覧板: shown in place, kept -------------------------------------
+
+
+class CountingPicture:
+    """Stands for the drawing of the news picture: counts its calls, each a picture of its
+    own, and may take its time (as the real one does, about a second)."""
+
+    def __init__(self, takes: float = 0.0) -> None:
+        self.calls = 0
+        self.takes = takes
+
+    def __call__(self, found: news.News) -> bytes:
+        self.calls += 1
+        time.sleep(self.takes)
+        return b"\x89PNG news %d" % self.calls
+
+
+@pytest.fixture
+def drawn(monkeypatch) -> CountingPicture:
+    picture = CountingPicture()
+    monkeypatch.setattr(news, "news_png", picture)
+    return picture
+
+
+class CountingNotice:
+    """Stands for the 回覧板's layout: counts its calls and keeps the meets each one showed."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+        self.shown: list[list[str]] = []
+
+    def __call__(self, month: date, meets: list[Meet]) -> tuple[str, str, bytes]:
+        self.calls += 1
+        self.shown.append([f"{m.date} {m.place}" for m in meets])
+        return f"shirakaba-notice-{month:%Y-%m}.pdf", "application/pdf", b"%%PDF %d" % self.calls
+
+
+@pytest.fixture
+def noticed(monkeypatch) -> CountingNotice:
+    notice = CountingNotice()
+    monkeypatch.setattr(pdf, "render_notice_pdf", notice)
+    return notice
+
+
+def news_url(game: Hanchan) -> str:
+    return f"/meets/{game.meet_id}/news.png"
+
+
+NOTICE = "/schedule/notice.pdf?month=2025-04"
+
+
+def test_the_news_picture_asked_twice_is_kept_and_drawn_once(member_client, recorded_game, drawn):
+    first = member_client.get(news_url(recorded_game))
+    assert first.status_code == 200 and first["Content-Type"] == "image/png"
+    assert first["Content-Disposition"] == 'inline; filename="shirakaba-news-2025-04-09-wed.png"'
+    again = member_client.get(news_url(recorded_game))
+    assert first.getvalue() == again.getvalue() == b"\x89PNG news 1"
+    assert drawn.calls == 1
+    kept = Report.objects.get()
+    assert kept.spec["kind"] == "news.png" and kept.size == len(b"\x89PNG news 1")
+
+
+def test_a_game_of_the_meet_changed_draws_the_news_anew(
+    member_client, recorded_game, four_members, drawn
+):
+    member_client.get(news_url(recorded_game))
+    entries = [
+        making_entry(member, seat, score)
+        for seat, (member, score) in enumerate(
+            zip(four_members, (40_000, 30_000, 30_000, 20_000), strict=True)
+        )
+    ]
+    recorded_game.record(entries, expected_version=recorded_game.version)
+    assert member_client.get(news_url(recorded_game)).getvalue() == b"\x89PNG news 2"
+    assert member_client.get(news_url(recorded_game)).getvalue() == b"\x89PNG news 2"
+
+
+def test_what_the_news_does_not_show_leaves_it_kept(
+    member_client, recorded_game, four_members, club_rule, bob, drawn
+):
+    """A later meet's game (the news's standings are up to its day) and a member's 出欠 for
+    another meet are not in the picture."""
+    member_client.get(news_url(recorded_game))
+    later = Meet.objects.create(date=date(2025, 4, 23), kind="wed", rule_set=club_rule)
+    later.answer(four_members[0], "coming", bob, today=date(2025, 4, 20))
+    game = Hanchan(meet=later, table_no=1, round_no=1, rule_set=club_rule)
+    game.record(
+        [
+            making_entry(m, s, (45_000, 35_000, 25_000, 15_000)[s])
+            for s, m in enumerate(four_members)
+        ]
+    )
+    assert member_client.get(news_url(recorded_game)).getvalue() == b"\x89PNG news 1"
+    assert drawn.calls == 1
+
+
+def test_the_news_picture_needs_a_club_role(outsider_client, client, recorded_game, drawn):
+    assert outsider_client.get(news_url(recorded_game)).status_code == 403
+    assert client.get(news_url(recorded_game)).status_code == 302
+    assert drawn.calls == 0
+
+
+def test_the_notice_asked_twice_is_kept_and_made_once(member_client, club_rule, noticed):
+    Meet.objects.create(date=date(2025, 4, 9), kind="wed", rule_set=club_rule, place="白樺会館")
+    first = member_client.get(NOTICE)
+    assert first.status_code == 200 and first["Content-Type"] == "application/pdf"
+    assert first["Content-Disposition"] == 'inline; filename="shirakaba-notice-2025-04.pdf"'
+    assert member_client.get(NOTICE).getvalue() == first.getvalue() == b"%PDF 1"
+    assert noticed.calls == 1 and noticed.shown == [["2025-04-09 白樺会館"]]
+
+
+def test_the_notice_is_made_anew_when_a_meet_of_its_month_changes(
+    member_client, club_rule, noticed, monkeypatch
+):
+    meet = Meet.objects.create(date=date(2025, 4, 9), kind="wed", rule_set=club_rule)
+    member_client.get(NOTICE)
+    Meet.objects.create(date=date(2025, 5, 14), kind="wed", rule_set=club_rule)  # May's
+    assert member_client.get(NOTICE).getvalue() == b"%PDF 1"
+    meet.place = "公民館"
+    meet.save()
+    assert member_client.get(NOTICE).getvalue() == b"%PDF 2"
+    assert noticed.shown[-1] == ["2025-04-09 公民館"]
+    # It says the day it was made (「… 現在」): the next day it is made again.
+    tomorrow = timezone.localdate() + timedelta(days=1)
+    monkeypatch.setattr(timezone, "localdate", lambda *args, **kwargs: tomorrow)
+    assert member_client.get(NOTICE).getvalue() == b"%PDF 3"
+
+
+def test_what_one_member_can_make_others_wait_for_is_bounded(
+    member_client, organizer_client, recorded_game, settings, drawn, noticed
+):
+    """The pictures and the 回覧板 count with the reports one person has waiting: a member
+    with as many as they may have is refused a new one, as for any report."""
+    settings.TASKS = DUMMY
+    settings.REPORTS_PER_PERSON = 1
+    default_task_backend.clear()
+    assert member_client.get(HALF).status_code == 302  # queued: bob has one waiting
+    for url in (news_url(recorded_game), NOTICE):
+        refused = member_client.get(url)
+        assert refused.status_code == 429
+        assert "作成待ちの帳票が 1 件あります" in refused.content.decode()
+    assert drawn.calls == noticed.calls == 0
+    # Another person is not held back; once kept, the picture is nothing new for bob either.
+    assert organizer_client.get(news_url(recorded_game)).status_code == 200
+    assert member_client.get(news_url(recorded_game)).getvalue() == b"\x89PNG news 1"
+    assert drawn.calls == 1
+
+
+@pytest.mark.slow  # a race: requests in threads at once
+@pytest.mark.django_db(transaction=True)
+def test_twelve_asks_at_once_draw_the_picture_once(bob, recorded_game, monkeypatch):
+    """As a member's phone and eleven reloads: one request draws it, the others wait for it
+    and are given the same picture."""
+    picture = CountingPicture(takes=0.5)
+    monkeypatch.setattr(news, "news_png", picture)
+    answers: list[tuple[int, bytes]] = []
+
+    def ask_for_it() -> None:
+        client = Client()
+        client.force_login(bob)
+        try:
+            response = client.get(news_url(recorded_game))
+            answers.append((response.status_code, response.getvalue()))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=ask_for_it) for _ in range(12)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert answers == [(200, b"\x89PNG news 1")] * 12
+    assert picture.calls == 1

@@ -305,7 +305,7 @@ def test_the_notice_for_the_month(member_client, club_rule):
     response = member_client.get("/schedule/notice.pdf?month=2027-04")
     assert response.status_code == 200
     assert response["Content-Type"] == "application/pdf"
-    text = pdf_text(response.content)
+    text = pdf_text(response.getvalue())
     assert "2027年4月の開催日" in text
     assert "4月7日（水）" in text and "4月10日（土）" in text and "5月1日" not in text
     assert text.count("白樺会館") == 2 and "13:00" in text
