@@ -6,8 +6,11 @@ The renderers are replaced by a fake that counts its calls and tells its progres
 tests make no PDF; the real renderers are read back in tests/scoring/reports/, and real
 workers run in tests/scoring/management/commands/test_db_worker.py."""
 
+from datetime import timedelta
+
 import pytest
 from django.tasks import default_task_backend
+from django.utils import timezone
 
 from scoring.models import Meet, Report, ReportStatus
 from scoring.reports import kept_files, making, pdf
@@ -181,3 +184,26 @@ def test_the_csv_download_holds_every_game_whatever_the_group(every_rule, member
         .splitlines()
     )
     assert len(lines) == 1 + 18
+
+
+def test_a_members_tap_on_the_schedule_leaves_the_kept_year_report(
+    organizer_client, member_client, bob, four_members, recorded_game, fake
+):
+    """The organizer's FY2025 PDF, then a member's 参加 and 欠席 for a meet next week (after
+    FY2025, and on none of its pages): asked again, the kept file comes, made once."""
+    four_members[0].user = bob
+    four_members[0].save()
+    coming = Meet.objects.create(
+        date=timezone.localdate() + timedelta(days=7), kind="wed", rule_set=recorded_game.rule_set
+    )
+    year = "/reports/standings.pdf?period=FY2025"
+    first = b"".join(organizer_client.get(year).streaming_content)
+    for said in ("coming", "not_coming", "coming"):
+        tapped = member_client.post(
+            f"/meets/{coming.pk}/answer/", {"answer": said}, HTTP_HX_REQUEST="true"
+        )
+        assert tapped.status_code == 200
+    assert list(coming.attendees.all()) == [four_members[0]]
+    again = b"".join(organizer_client.get(year).streaming_content)
+    assert first == again == b"%PDF call 1"
+    assert fake.calls == 1 and Report.objects.count() == 1
