@@ -197,28 +197,49 @@ class Meet(models.Model):
         Before the meet's day the attendance follows the answers: 参加 puts the member in the
         meet's attendance (which the table draw reads, so the draw can be made the evening
         before), 欠席 and 未定 take them out. From the day on, the organizer keeps the
-        attendance as people arrive; an answer then is kept but changes it no more."""
+        attendance as people arrive; an answer then is kept but changes it no more.
+
+        An answer writes one history row, its own: the attendance it moves is not written
+        into the meet's history besides (a tap would add a row of the meet and a copy of its
+        whole attendance), since the answer's row already says who is coming, who said so
+        and when. What the organizer does to the attendance (the meet's form, "Attendance
+        from the answers", the admin) stays in the meet's history. The same answer again, from the
+        same login, changes nothing and writes nothing."""
         today = today or timezone.localdate()
+        said = AnswerChoice(said)
+        answered_by = by if getattr(by, "pk", None) else None
         with transaction.atomic():
             if self.lock():
                 raise finalised_error()
             if self.date < today:
                 raise ValidationError(_("This meet is over; it takes no answers."), code="past")
-            kept, _created = Answer.objects.update_or_create(
-                meet=self,
-                member=member,
-                defaults={
-                    "answer": AnswerChoice(said),
-                    "answered_by": by if getattr(by, "pk", None) else None,
-                    "answered_at": timezone.now(),
-                },
-            )
+            kept = Answer.objects.filter(meet=self, member=member).first()
+            if kept is None:
+                kept = Answer(meet=self, member=member)
+            if kept.pk is None or (kept.answer, kept.answered_by_id) != (
+                said,
+                getattr(answered_by, "pk", None),
+            ):
+                kept.answer, kept.answered_by, kept.answered_at = said, answered_by, timezone.now()
+                kept.save()
             if self.date > today:
-                if said == AnswerChoice.COMING:
-                    self.attendees.add(member)
-                else:
-                    self.attendees.remove(member)
+                self._follow_answer(member, coming=said == AnswerChoice.COMING)
         return kept
+
+    def _follow_answer(self, member: Member, *, coming: bool) -> None:
+        """Put ``member`` in the attendance or take them out, as their answer says, when they
+        are not there already: without a row in the meet's history (``answer``)."""
+        if self.attendees.filter(pk=member.pk).exists() == coming:
+            return
+        # django-simple-history leaves out what an instance carrying this attribute does.
+        self.skip_history_when_saving = True
+        try:
+            if coming:
+                self.attendees.add(member)
+            else:
+                self.attendees.remove(member)
+        finally:
+            del self.skip_history_when_saving
 
     def attendance_from_answers(self) -> None:
         """The organizer's one tap: those who answered 参加 attend, those who answered 欠席 or

@@ -18,10 +18,11 @@ first asks: the news picture (``news.png``, about a second to draw) and the 回�
 The digest covers: the kind of report and what it is of (period, meet kind, group, rule set,
 minimum of games, member, meet), the language, the version of everything that lays reports
 out (``template_version``: the report templates, these modules and the Japanese catalogue),
-and a fingerprint of the data (``fingerprint``): the count, ids, points and latest change of
-the games counted, and the latest change of any member, meet, rule set or group (their
-history). A change to any of these makes a new digest, so a kept file is never stale; old
-files are pruned (``prune``).
+and a fingerprint of what the report shows (``fingerprint``): the count, ids, points and
+latest change of the games counted, the meets' days and kinds, the members' names, and the
+latest change of any rule set or group (their history). A change to any of these makes a
+new digest, so a kept file is never stale, and nothing else does (a member's 出欠 is on no
+report), so a kept file is served again; old files are pruned (``prune``).
 
 Limits: one person may have at most ``settings.REPORTS_PER_PERSON`` reports queued or being
 made (``TooManyReports``; the reports a finalise queues are no one's); an organizer's report
@@ -46,7 +47,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
-from django.db.models import Count, Max, Min, Sum
+from django.db.models import Count, Exists, Max, Min, OuterRef, Sum
 from django.tasks import task
 from django.utils import timezone, translation
 
@@ -55,6 +56,8 @@ from members.roles import is_organizer
 from scoring.models import (
     ABANDONED_AFTER,
     Award,
+    DrawnPlace,
+    Hanchan,
     HanchanResult,
     Meet,
     Report,
@@ -212,43 +215,94 @@ def _sha(value: object) -> str:
     return hashlib.sha256(json.dumps(value, sort_keys=True, default=str).encode()).hexdigest()
 
 
-def fingerprint(spec: Spec) -> list[object]:
-    """What changes whenever the data a report lays out changes (about ten small queries).
+GAMES_COUNTED = {
+    "n": Count("pk"),
+    "ids": Sum("pk"),
+    "points": Sum("total_points"),
+    "changed": Max("hanchan__updated_at"),
+}
+"""What ``fingerprint`` sums of the results a report counts."""
 
-    The games counted: their number, the sum of their result ids, their points and the
-    latest time any of them was recorded or changed (a game changed in place bumps its
-    ``updated_at``, a game removed or added changes the count and the ids). Names and other
-    labels come from members, meets, rule sets and groups: the latest entry of each one's
-    history, whichever report it is (they change seldom), and from the awards'. A report of
-    a period also depends on every game before it (the rating at the period's end, for the
-    awards), so the group's games up to its end are counted the same way."""
-    filters = None if spec.kind == "meet.pdf" else spec.filters()
-    if filters is None:
+
+def fingerprint(spec: Spec) -> list[object]:
+    """What changes whenever what a report shows changes, and (as far as a few small queries
+    can tell) nothing else: a kept file is served again until then. Seven to nine queries,
+    whatever the size of the club.
+
+    Every report shows games: their number, the sum of their result ids, their points and
+    the latest time any of them was recorded or changed (a game changed in place bumps its
+    ``updated_at``, a game removed or added changes the count and the ids). A report of a
+    period also shows the rating at its end (the member pages, the awards), which reads every
+    game before it in the order of their days, so the group's games up to its end are counted
+    the same way. Then what it shows of the meets (``_meets_shown``, ``_meet_shown``) and of
+    the members (``_members_shown``), read from the rows themselves; and the latest change of
+    the rule sets and the groups (their names, players, ladders; edited seldom), and of the
+    awards in the reports that carry them. Nothing else: a member's 出欠, the attendance of
+    a meet (but on its own sheet), a planned meet, a meet's venue or start are on none of
+    the reports, so asking again after them finds the kept file."""
+    labels = [_latest_change(model) for model in (RuleSet, StandingsGroup)]
+    if spec.kind == ReportKind.MEET_PDF:
         assert spec.meet is not None
-        results = HanchanResult.objects.filter(meet_id=spec.meet)
-    else:
-        results = results_for(filters)
-    counted = results.aggregate(
-        n=Count("pk"),
-        ids=Sum("pk"),
-        points=Sum("total_points"),
-        changed=Max("hanchan__updated_at"),
+        counted = HanchanResult.objects.filter(meet_id=spec.meet).aggregate(**GAMES_COUNTED)
+        return [counted, _meet_shown(spec.meet), _members_shown(), labels]
+    filters = spec.filters()
+    counted = results_for(filters).aggregate(**GAMES_COUNTED)
+    before_the_end = HanchanResult.objects.all()
+    if filters.rule_sets:
+        before_the_end = before_the_end.filter(rule_set__in=filters.rule_sets)
+    if filters.period.end is not None:
+        before_the_end = before_the_end.filter(played_on__lte=filters.period.end)
+    earlier = before_the_end.aggregate(
+        n=Count("pk"), ids=Sum("pk"), changed=Max("hanchan__updated_at")
     )
-    labels = [
-        model.history.aggregate(latest=Max("history_date"))["latest"]
-        for model in (Member, Meet, RuleSet, StandingsGroup, Award)
+    if spec.kind == ReportKind.STANDINGS_PDF and pdf.has_awards(filters.period):
+        labels.append(_latest_change(Award))
+    return [counted, earlier, _meets_shown(filters.period), _members_shown(), labels]
+
+
+def _latest_change(model: type[Award] | type[RuleSet] | type[StandingsGroup]) -> object:
+    """When any row of ``model`` last changed (its history): one query."""
+    return model.history.aggregate(latest=Max("history_date"))["latest"]
+
+
+def _meets_shown(period: Period) -> str:
+    """What a report of ``period`` shows of the meets (one query): the day and kind of each
+    meet with games in it (the daily sheets, the 満貫以上 list), and the day of each meet with
+    games before it (the order of the games the rating at its end reads; the results carry
+    the day, but moving a meet does not change its games' ``updated_at``). A planned meet,
+    without games, is on no report; nor is any meet's attendance, venue, start or note."""
+    played = Exists(Hanchan.objects.filter(meet=OuterRef("pk")))
+    meets = Meet.objects.filter(played)
+    if period.end is not None:
+        meets = meets.filter(date__lte=period.end)
+    start = period.start
+    return _sha(
+        [
+            (pk, day, kind) if start is None or day >= start else (pk, day)
+            for pk, day, kind in meets.order_by("pk").values_list("pk", "date", "kind")
+        ]
+    )
+
+
+def _meet_shown(meet_id: int) -> list[object]:
+    """What a meet's sheet shows of its meet (three queries): its day, kind, rule set and
+    note, its attendance (「12 attending」) and its table draw (who played instead of whom)."""
+    meet = Meet.objects.filter(pk=meet_id).values_list("date", "kind", "rule_set", "note")
+    attending = Meet.attendees.through.objects.filter(meet_id=meet_id)
+    drawn = DrawnPlace.objects.filter(meet_id=meet_id)
+    return [
+        list(meet),
+        list(attending.order_by("member_id").values_list("member_id", flat=True)),
+        _sha(list(drawn.order_by("pk").values_list("pk", "round_no", "table_no", "member_id"))),
     ]
-    earlier = None
-    if filters is not None:
-        before_the_end = HanchanResult.objects.all()
-        if filters.rule_sets:
-            before_the_end = before_the_end.filter(rule_set__in=filters.rule_sets)
-        if filters.period.end is not None:
-            before_the_end = before_the_end.filter(played_on__lte=filters.period.end)
-        earlier = before_the_end.aggregate(
-            n=Count("pk"), ids=Sum("pk"), changed=Max("hanchan__updated_at")
-        )
-    return [counted, labels, earlier]
+
+
+def _members_shown() -> str:
+    """What the reports show of the members (one query): name, furigana (the order within a
+    rank) and whether a guest (the mark, and left out unless asked for). Of every member, in
+    short rows: cheaper than finding who is on the report, and a club has a few hundred."""
+    members = Member.objects.order_by("pk").values_list("pk", "name", "furigana", "is_guest")
+    return _sha(list(members))
 
 
 class TooManyReports(Exception):

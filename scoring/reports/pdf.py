@@ -231,8 +231,8 @@ def render_standings_pdf(
         "attendance": sorted(rows, key=lambda r: (-r.meets, r.furigana)),
         "cover": with_members,
         "ranked": len(rows),
-        "awards": award_lines(compute_awards(filters)) if _has_awards(filters.period) else None,
-        "promotions": _promotions(filters) if _has_awards(filters.period) else [],
+        "awards": award_lines(compute_awards(filters)) if has_awards(filters.period) else None,
+        "promotions": _promotions(filters) if has_awards(filters.period) else [],
         "ratings": rating_at_the_end(filters) if with_members else None,
     }
     kind = "monthly" if monthly else "standings"
@@ -368,7 +368,7 @@ def _promotions(filters: Filters) -> list[Promotion]:
     return promotions(group, period.start, period.end, guests=filters.guests)
 
 
-def _has_awards(period: Period) -> bool:
+def has_awards(period: Period) -> bool:
     """The half-year and the year reports carry the season's awards."""
     return period.kind in (PeriodKind.HALF, PeriodKind.FISCAL_YEAR)
 

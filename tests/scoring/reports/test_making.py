@@ -5,15 +5,19 @@ the server cannot write gives every kind of report the same clear page, and noth
 half-written."""
 
 import errno
+import itertools
 import resource
 import signal
-from datetime import timedelta
+from datetime import date, time, timedelta
 from pathlib import Path
 
 import pytest
+from django.db import connection
 from django.tasks import default_task_backend
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from members.models import Member
 from scoring.models import (
     Award,
     Hanchan,
@@ -473,3 +477,137 @@ def test_a_game_entered_after_the_report_is_in_the_next_one(recorded_game, four_
 def test_every_kind_of_report_has_its_renderer():
     assert set(RENDERERS) == set(ReportKind)
     assert ReportKind("standings.pdf") is ReportKind.STANDINGS_PDF
+
+
+# What a report shows, and what it does not: a kept file is served again until what it shows
+# changes. The recorded game is of 2025-04-09 (FY2025, 2025-H1); today, for the answers, is
+# 2026-11-27, and the planned meet of 2026-12-02 is outside every period below.
+TODAY = date(2026, 11, 27)
+
+
+def period_specs(member: Member) -> list[Spec]:
+    """A report of each kind that covers a period, all of them covering 2025-04-09."""
+    year = Filters(period=Period.parse("FY2025"))
+    return [
+        Spec.of("standings.pdf", year),
+        Spec.of("standings.xlsx", Filters(period=Period.parse("2025-H1"))),
+        Spec.of("games.csv", Filters(period=Period.parse("2025-04"))),
+        Spec.of("member.pdf", year, member=member.pk),
+    ]
+
+
+def digests(specs: list[Spec]) -> list[str]:
+    return [making.digest_of(spec) for spec in specs]
+
+
+@pytest.fixture
+def december(club_rule) -> Meet:
+    """A planned meet after FY2025: no games yet."""
+    return Meet.objects.create(date=date(2026, 12, 2), kind="wed", rule_set=club_rule)
+
+
+def test_a_members_answer_for_a_meet_of_another_period_leaves_every_digest(
+    recorded_game, four_members, december, bob
+):
+    """参加 for December puts the member in December's attendance, 欠席 takes them out again:
+    neither is on any report of FY2025, nor on the sheet of the meet of 2025-04-09."""
+    specs = [*period_specs(four_members[0]), Spec.of("meet.pdf", meet=recorded_game.meet.pk)]
+    before = digests(specs)
+    december.answer(four_members[0], "coming", bob, today=TODAY)
+    assert list(december.attendees.all()) == [four_members[0]]
+    assert digests(specs) == before
+    december.answer(four_members[0], "not_coming", bob, today=TODAY)
+    assert not december.attendees.exists()
+    assert digests(specs) == before
+
+
+def test_what_the_standings_do_not_show_leaves_their_digest(recorded_game, four_members, december):
+    """The organizer plans a meet, changes the attendance of the year's meet (the standings
+    count the meets a member played, not the attendance) and its venue, start and note:
+    none of it is on the standings, the Excel, the games or a member's report."""
+    specs = period_specs(four_members[0])
+    before = digests(specs)
+    Meet.objects.create(date=date(2026, 12, 5), kind="sat", rule_set=recorded_game.rule_set)
+    december.attendees.set(four_members)
+    meet = Meet.objects.get(pk=recorded_game.meet.pk)
+    meet.attendees.remove(four_members[3])
+    meet.place, meet.start_time, meet.note = "白樺会館 2階", time(13, 0), "雨天決行"
+    meet.save()
+    assert digests(specs) == before
+
+
+def test_a_meets_sheet_moves_with_its_own_attendance_and_note_only(
+    recorded_game, four_members, december
+):
+    """The sheet shows its meet's attendance (「4 attending」) and note; another meet's
+    attendance is not on it."""
+    spec = Spec.of("meet.pdf", meet=recorded_game.meet.pk)
+    before = making.digest_of(spec)
+    december.attendees.set(four_members)
+    assert making.digest_of(spec) == before
+    meet = Meet.objects.get(pk=recorded_game.meet.pk)
+    meet.attendees.add(Member.objects.create(name="中山 五郎", furigana="なかやま ごろう"))
+    more = making.digest_of(spec)
+    assert more != before
+    meet.note = "雨天決行"
+    meet.save()
+    assert making.digest_of(spec) != more
+
+
+def test_what_the_reports_show_still_moves_their_digest(recorded_game, four_members):
+    """A member renamed or made a guest, the meet's kind or day changed: each is on the
+    reports, so each makes a new digest."""
+    specs = [*period_specs(four_members[0]), Spec.of("meet.pdf", meet=recorded_game.meet.pk)]
+    seen = [digests(specs)]
+    member = Member.objects.get(pk=four_members[1].pk)
+    member.name = "南野 華子"
+    member.save()
+    seen.append(digests(specs))
+    member.is_guest = True
+    member.save()
+    seen.append(digests(specs))
+    meet = Meet.objects.get(pk=recorded_game.meet.pk)
+    meet.kind = "other"
+    meet.save()
+    seen.append(digests(specs))
+    meet.date = date(2025, 4, 10)
+    meet.save()
+    seen.append(digests(specs))
+    for earlier, later in itertools.pairwise(seen):
+        assert [a != b for a, b in zip(earlier, later, strict=True)] == [True] * len(specs)
+
+
+def test_an_earlier_meet_moved_moves_a_later_periods_digest(recorded_game):
+    """The rating at the period's end reads the games before it in the order of their days:
+    a meet of the half-year before moved to another day makes a new digest."""
+    spec = Spec.of("standings.pdf", Filters(period=Period.parse("2025-H2")))
+    before = making.digest_of(spec)
+    meet = Meet.objects.get(pk=recorded_game.meet.pk)
+    meet.date = date(2025, 4, 16)
+    meet.save()
+    assert making.digest_of(spec) != before
+
+
+def test_a_digest_takes_a_few_queries_whatever_the_size_of_the_club(
+    recorded_game, four_members, club_rule
+):
+    """Asking runs the fingerprint every time: at most nine queries, as many for a club of
+    four as for one with forty more members and another meet played."""
+    specs = [*period_specs(four_members[0]), Spec.of("meet.pdf", meet=recorded_game.meet.pk)]
+
+    def queries() -> list[int]:
+        counts = []
+        for spec in specs:
+            with CaptureQueriesContext(connection) as captured:
+                making.digest_of(spec)
+            counts.append(len(captured))
+        return counts
+
+    small = queries()
+    assert max(small) <= 9, small
+    more = [Member.objects.create(name=f"会員 {n}", furigana=f"かいいん {n}") for n in range(40)]
+    later = Meet.objects.create(date=date(2025, 5, 14), kind="wed", rule_set=club_rule)
+    game = Hanchan(meet=later, table_no=1, round_no=1, rule_set=club_rule)
+    game.record([making_entry(m, s, 30_000) for s, m in enumerate(more[:4])])
+    later.attendees.set(more)
+    assert queries() == small

@@ -365,3 +365,26 @@ def test_twelve_asks_at_once_draw_the_picture_once(bob, recorded_game, monkeypat
         thread.join()
     assert answers == [(200, b"\x89PNG news 1")] * 12
     assert picture.calls == 1
+
+
+def test_a_members_tap_on_the_schedule_leaves_the_kept_year_report(
+    organizer_client, member_client, bob, four_members, recorded_game, fake
+):
+    """The organizer's FY2025 PDF, then a member's 参加 and 欠席 for a meet next week (after
+    FY2025, and on none of its pages): asked again, the kept file comes, made once."""
+    four_members[0].user = bob
+    four_members[0].save()
+    coming = Meet.objects.create(
+        date=timezone.localdate() + timedelta(days=7), kind="wed", rule_set=recorded_game.rule_set
+    )
+    year = "/reports/standings.pdf?period=FY2025"
+    first = b"".join(organizer_client.get(year).streaming_content)
+    for said in ("coming", "not_coming", "coming"):
+        tapped = member_client.post(
+            f"/meets/{coming.pk}/answer/", {"answer": said}, HTTP_HX_REQUEST="true"
+        )
+        assert tapped.status_code == 200
+    assert list(coming.attendees.all()) == [four_members[0]]
+    again = b"".join(organizer_client.get(year).streaming_content)
+    assert first == again == b"%PDF call 1"
+    assert fake.calls == 1 and Report.objects.count() == 1

@@ -6,7 +6,10 @@ from datetime import date, time, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
+from django.apps import apps
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from icalendar import Calendar
 
@@ -15,6 +18,9 @@ from scoring.models import Answer, AnswerChoice, CalendarLink, ClubSettings, Han
 from tests.builders import game_post, pdf_text
 
 pytestmark = pytest.mark.django_db
+
+MeetAttendanceHistory = apps.get_model("scoring", "HistoricalMeet_attendees")
+WRITES = {"INSERT", "UPDATE", "DELETE"}
 
 HALF_YEAR = {
     "first": "2027-04-01",
@@ -181,6 +187,42 @@ class TestAnswers:
         )
         assert not Answer.objects.exists()
 
+    def test_an_answer_writes_one_history_row_and_the_same_again_none(
+        self, member_client, bobs_member, coming
+    ):
+        """参加 puts the member in the attendance; what is kept of it is the answer's own
+        history row, not a row of the meet and of its attendance besides. The same answer
+        again changes nothing and writes nothing."""
+        meets, attendance = Meet.history.count(), MeetAttendanceHistory.objects.count()
+        url = f"/meets/{coming.pk}/answer/"
+        member_client.post(url, {"answer": "coming"}, HTTP_HX_REQUEST="true")
+        assert list(coming.attendees.all()) == [bobs_member]
+        assert Answer.history.count() == 1
+        assert (Meet.history.count(), MeetAttendanceHistory.objects.count()) == (meets, attendance)
+        answered_at = Answer.objects.get().answered_at
+        with CaptureQueriesContext(connection) as queries:
+            response = member_client.post(url, {"answer": "coming"}, HTTP_HX_REQUEST="true")
+        assert response.status_code == 200
+        writes = [q["sql"] for q in queries if q["sql"].split()[0] in WRITES]
+        # The session's expiry is renewed on each request (SESSION_SAVE_EVERY_REQUEST).
+        assert [sql for sql in writes if "django_session" not in sql] == []
+        assert Answer.history.count() == 1 and Answer.objects.get().answered_at == answered_at
+        member_client.post(url, {"answer": "not_coming"}, HTTP_HX_REQUEST="true")
+        assert not coming.attendees.exists()
+        assert Answer.history.count() == 2
+        assert (Meet.history.count(), MeetAttendanceHistory.objects.count()) == (meets, attendance)
+
+    def test_the_same_answer_given_by_the_organizer_is_kept_as_theirs(
+        self, organizer_client, alice, member_client, bob, bobs_member, coming
+    ):
+        """The same 参加, phoned in to the organizer after the member tapped it: the answer
+        now says who gave it last, in one more history row."""
+        url = f"/meets/{coming.pk}/answer/"
+        member_client.post(url, {"answer": "coming"}, HTTP_HX_REQUEST="true")
+        organizer_client.post(url, {"answer": "coming", "member": bobs_member.pk})
+        assert Answer.objects.get().answered_by == alice
+        assert list(Answer.history.values_list("answered_by", flat=True)) == [alice.pk, bob.pk]
+
 
 class TestAttendance:
     def test_attendance_starts_from_those_who_said_coming(
@@ -207,6 +249,25 @@ class TestAttendance:
         response = organizer_client.post(f"/meets/{today.pk}/attendance-from-answers/")
         assert response.status_code == 302
         assert set(today.attendees.all()) == {four_members[0], four_members[3]}
+
+    def test_the_organizers_change_of_the_attendance_keeps_its_history(
+        self, organizer_client, alice, four_members, coming
+    ):
+        """What the organizer does to the attendance (here: from the answers) stays in the
+        meet's history, with the attendance as it then was and who changed it."""
+        coming.answer(four_members[0], "coming", None)
+        coming.answer(four_members[1], "coming", None)
+        coming.attendees.remove(four_members[1])  # left early the evening before, say
+        meets = Meet.history.filter(id=coming.pk).count()
+        response = organizer_client.post(f"/meets/{coming.pk}/attendance-from-answers/")
+        assert response.status_code == 302
+        assert Meet.history.filter(id=coming.pk).count() > meets
+        latest = Meet.history.filter(id=coming.pk).latest()
+        assert latest.history_user == alice
+        assert {row.member_id for row in latest.attendees.all()} == {
+            four_members[0].pk,
+            four_members[1].pk,
+        }
 
     def test_members_cannot_set_the_attendance(self, member_client, coming):
         assert member_client.post(f"/meets/{coming.pk}/attendance-from-answers/").status_code == 403
