@@ -141,11 +141,12 @@ def game_send(request: HttpRequest, meet_pk: int) -> JsonResponse:
     """A game a tablet kept while offline, sent with the id it gave it (``sent_as``): the
     same fields as the game form, answered in JSON for the page's queue.
 
-    - ``saved`` (200): stored now, or stored before for this id (``again``), whatever
-      happened to the table or the meet since;
+    - ``saved`` (200): stored now, or stored before in this meet for this id (``again``)
+      and holding what was sent, even if the meet was finalised since;
     - ``refused`` (400): the game cannot stand (the form's messages, as the page shows them);
-    - ``conflict`` (409): the table and round hold another game, or the meet was finalised:
-      the device keeps its game as 要確認, with ``stored``, the game on the server;
+    - ``conflict`` (409): the table and round hold another game, the meet's game for this
+      id holds something else, or the meet was finalised: the device keeps its game as
+      要確認, with ``stored``, the game on the server (none for a finalised meet);
     - ``signed_out`` (401) or ``not_organizer`` (403): nothing is stored; sign in and send.
 
     With ``replace`` (a game of this meet) and ``version`` (the version of it the device was
@@ -162,9 +163,9 @@ def game_send(request: HttpRequest, meet_pk: int) -> JsonResponse:
     if not sent.is_valid():
         return JsonResponse({"status": "refused", "messages": _messages(sent)}, status=400)
     sent_as = sent.cleaned_data["sent_as"]
-    stored = Hanchan.objects.filter(sent_as=sent_as).first()
+    stored = Hanchan.objects.filter(meet=meet, sent_as=sent_as).first()
     if stored is not None:
-        return _saved(stored, again=True)
+        return _sent_before(request, meet, stored)
     if meet.is_final:
         return _conflict(meet, _("This meet is finalised; reopen it to change games."))
     replaced = None
@@ -179,7 +180,7 @@ def game_send(request: HttpRequest, meet_pk: int) -> JsonResponse:
     try:
         game = form.save(sent_as=sent_as)
     except SentBefore as before:
-        return _saved(before.game, again=True)
+        return _sent_before(request, meet, before.game)
     except ValidationError as error:
         if meet.is_final or Meet.objects.filter(pk=meet.pk, is_final=True).exists():
             return _conflict(meet, error.messages[0])
@@ -194,6 +195,17 @@ def game_send(request: HttpRequest, meet_pk: int) -> JsonResponse:
             return _conflict(meet, error.messages[0], taken)
         return JsonResponse({"status": "refused", "messages": _messages(form)}, status=400)
     return _saved(game, again=False)
+
+
+def _sent_before(request: HttpRequest, meet: Meet, stored: Hanchan) -> JsonResponse:
+    """The meet stored ``stored`` for the id sent: saved again when it holds what was sent
+    (a guest it made named as new again), else a conflict that shows it."""
+    guests = [r.member for r in stored.results.select_related("member") if r.member.is_guest]
+    form = GameForm(request.POST, meet=meet, known_guests=guests)
+    if form.is_valid() and form.holds(stored):
+        return _saved(stored, again=True)
+    reason = _("The game stored for this device's id holds something else than what was sent.")
+    return _conflict(meet, reason, stored)
 
 
 def _messages(form: GameForm | SentForm) -> list[str]:
