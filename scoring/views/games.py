@@ -20,17 +20,17 @@ from django.views.decorators.vary import vary_on_headers
 
 from members.models import Member
 from members.roles import is_organizer, organizer_required
+from scoring.entry import Conflict, Refused, Saved, send_game
 from scoring.entry_check import entry_check_data
 from scoring.forms import (
     GameForm,
     ScoreUnit,
-    SentForm,
     initial_for_game,
     query_number,
 )
 from scoring.history import game_history
 from scoring.meet_draw import drawn_table, three_player_rule_set
-from scoring.models import EntryPreference, Hanchan, Meet, SentBefore
+from scoring.models import EntryPreference, Hanchan, Meet
 from scoring.notation import seat_label
 from shirakaba.middleware import HtmxHttpRequest
 
@@ -159,71 +159,13 @@ def game_send(request: HttpRequest, meet_pk: int) -> JsonResponse:
     if not is_organizer(request.user):
         return JsonResponse({"status": "not_organizer"}, status=403)
     meet = get_object_or_404(Meet, pk=meet_pk)
-    sent = SentForm(request.POST)
-    if not sent.is_valid():
-        return JsonResponse({"status": "refused", "messages": _messages(sent)}, status=400)
-    sent_as = sent.cleaned_data["sent_as"]
-    stored = Hanchan.objects.filter(meet=meet, sent_as=sent_as).first()
-    if stored is not None:
-        return _sent_before(request, meet, stored)
-    if meet.is_final:
-        return _conflict(meet, _("This meet is finalised; reopen it to change games."))
-    replaced = None
-    if sent.cleaned_data["replace"] is not None:
-        replaced = Hanchan.objects.filter(meet=meet, pk=sent.cleaned_data["replace"]).first()
-        if replaced is None:
-            gone = _("The game to replace is not in this meet any more.")
-            return JsonResponse({"status": "refused", "messages": [gone]}, status=400)
-    form = GameForm(request.POST, meet=meet, game=replaced)
-    if not form.is_valid():
-        return JsonResponse({"status": "refused", "messages": _messages(form)}, status=400)
-    try:
-        game = form.save(sent_as=sent_as)
-    except SentBefore as before:
-        return _sent_before(request, meet, before.game)
-    except ValidationError as error:
-        if meet.is_final or Meet.objects.filter(pk=meet.pk, is_final=True).exists():
-            return _conflict(meet, error.messages[0])
-        if form.stale and replaced is not None:
-            return _conflict(meet, error.messages[0], Hanchan.objects.get(pk=replaced.pk))
-        taken = Hanchan.objects.filter(
-            meet=meet,
-            round_no=form.cleaned_data["round_no"],
-            table_no=form.cleaned_data["table_no"],
-        ).first()
-        if taken is not None:
-            return _conflict(meet, error.messages[0], taken)
-        return JsonResponse({"status": "refused", "messages": _messages(form)}, status=400)
-    return _saved(game, again=False)
-
-
-def _sent_before(request: HttpRequest, meet: Meet, stored: Hanchan) -> JsonResponse:
-    """The meet stored ``stored`` for the id sent: saved again when it holds what was sent
-    (a guest it made named as new again), else a conflict that shows it."""
-    guests = [r.member for r in stored.results.select_related("member") if r.member.is_guest]
-    form = GameForm(request.POST, meet=meet, known_guests=guests)
-    if form.is_valid() and form.holds(stored):
-        return _saved(stored, again=True)
-    reason = _("The game stored for this device's id holds something else than what was sent.")
-    return _conflict(meet, reason, stored)
-
-
-def _messages(form: GameForm | SentForm) -> list[str]:
-    found = [str(m) for m in form.non_field_errors()]
-    found += [
-        f"{form[name].label}: {m}"
-        for name, errors in form.errors.items()
-        if name != "__all__"
-        for m in errors
-    ]
-    if isinstance(form, GameForm):
-        found += [
-            f"{row.label}: {m}"
-            for row in form.seats.forms
-            for errors in row.errors.values()
-            for m in errors
-        ]
-    return found
+    match send_game(meet, request.POST):
+        case Saved(game=game, again=again):
+            return _saved(game, again=again)
+        case Refused(messages=said):
+            return JsonResponse({"status": "refused", "messages": list(said)}, status=400)
+        case Conflict(reason=reason, stored=stored):
+            return _conflict(meet, reason, stored)
 
 
 def _saved(game: Hanchan, *, again: bool) -> JsonResponse:

@@ -23,6 +23,7 @@ from tests.builders import (
     play,
     put_back_migrated_data,
     rows_now,
+    worked_table,
 )
 
 pytestmark = pytest.mark.django_db
@@ -479,6 +480,26 @@ class TestSentFromATablet:
         )
         assert stale.status_code == 409 and stale.json()["stored"]["version"] == 2
         assert Hanchan.objects.count() == 1
+
+    def test_a_replacement_that_cannot_stand_at_its_own_table_is_refused(
+        self, organizer_client, meet, club_rule
+    ):
+        """The device's version of a stored game seats a player who plays at another table
+        in the round: refused with that reason, not a conflict with the game it replaces."""
+        organizer_client.post(f"/meets/{meet.pk}/games/new/", game_post(club_rule))
+        stored = Hanchan.objects.get()
+        names = ["伊藤 一郎", "佐藤 二郎", "加藤 三郎", "後藤 四郎"]
+        others = [Member.objects.create(name=n, furigana=f"かな{i}") for i, n in enumerate(names)]
+        Hanchan(meet=meet, table_no=3, round_no=1, rule_set=club_rule).record(worked_table(others))
+        keep = {"replace": str(stored.pk), "version": str(stored.version)}
+        response = self.send(
+            organizer_client, meet, club_rule, **keep, **{"seat-3-player": "伊藤 一郎"}
+        )
+        assert response.status_code == 400, response.json()
+        assert response.json() == {
+            "status": "refused",
+            "messages": ["伊藤 一郎 さんは 1 回戦の 3 卓ですでに打っています。"],
+        }
 
     def test_a_game_to_replace_must_be_of_this_meet(self, organizer_client, meet, club_rule):
         response = self.send(organizer_client, meet, club_rule, replace="999999", version="1")
