@@ -20,7 +20,7 @@ from django.views.decorators.vary import vary_on_headers
 
 from members.models import Member
 from members.roles import is_organizer, organizer_required
-from scoring.entry import Conflict, Refused, Saved, send_game
+from scoring.entry import Conflict, Refused, Saved, save_game, send_game
 from scoring.entry_check import entry_check_data
 from scoring.forms import (
     GameForm,
@@ -98,26 +98,24 @@ def _game_form(
     form = GameForm(request.POST or None, initial=initial, meet=meet, game=game)
     if request.method == "POST" and request.htmx and request.POST.get("preview"):
         return render(request, template + "#settlement", {"preview": form.preview()})
-    if request.method == "POST" and form.is_valid():
-        _keep_score_unit(request, form.cleaned_data["unit"])
-        try:
-            saved = form.save()
-        except ValidationError as error:
-            repeated = form.saved_already()
-            if repeated is not None:  # the same form sent twice (Enter pressed twice)
-                _say_once(request, _("Saved %(game)s.") % {"game": repeated})
-                return redirect(f"{meet.get_absolute_url()}#game-{repeated.pk}")
-            if form.stale and game is not None:
-                # Keep the newer data: show it, with the refusal at the top.
-                fresh = Hanchan.objects.get(pk=game.pk)
-                form = GameForm(initial=initial_for_game(fresh), meet=meet, game=fresh)
-                form.stale_message = error.messages[0]
-        else:
+    if request.method == "POST":
+        if form.is_valid():
+            _keep_score_unit(request, form.cleaned_data["unit"])
+        outcome = save_game(form)
+        if isinstance(outcome, Saved):
+            # Saved again (the same form sent twice: Enter pressed twice) says it as once.
+            saved = outcome.game
             _say_once(request, _("Saved %(game)s.") % {"game": saved})
-            if form.added_to_attendance:
-                names = "、".join(m.name for m in form.added_to_attendance)
+            if outcome.added_to_attendance:
+                names = "、".join(m.name for m in outcome.added_to_attendance)
                 messages.info(request, _("Added to the attendance: %(names)s.") % {"names": names})
             return redirect(f"{saved.meet.get_absolute_url()}#game-{saved.pk}")
+        if isinstance(outcome, Conflict) and outcome.stored is not None and outcome.stored == game:
+            # The game edited changed meanwhile: show the newer data, the refusal on top.
+            fresh = outcome.stored
+            form = GameForm(initial=initial_for_game(fresh), meet=meet, game=fresh)
+            form.stale_message = outcome.reason
+        # Otherwise refused, or another game in the way: the form says why beside the fields.
     status = 400 if request.method == "POST" else 200
     return render(
         request,

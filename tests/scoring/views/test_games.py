@@ -315,6 +315,23 @@ class TestOneTablePerRound:
         assert "相川 愛 さんは 1 回戦の 1 卓ですでに打っています。" in html
         assert Hanchan.objects.count() == 1
 
+    def test_an_edit_seating_a_player_of_another_table_keeps_what_was_typed(
+        self, organizer_client, bare_meet, people, club_rule
+    ):
+        """The edit is refused beside the field; the form is not replaced by the stored game
+        as when someone else changed it (the game at its own table is no conflict)."""
+        game = play(bare_meet, 1, 1, club_rule, people[:4], [40_000, 30_000, 30_000, 20_000])
+        play(bare_meet, 2, 1, club_rule, people[4:8], [40_000, 30_000, 30_000, 20_000])
+        names = [p.name for p in people[:3]] + [people[4].name]
+        data = game_post_for(club_rule, names, ["41000", "29000", "30000", "20000"], table=1)
+        response = organizer_client.post(f"/games/{game.pk}/edit/", data | {"version": "1"})
+        assert response.status_code == 400
+        html = response.content.decode()
+        assert f"{people[4].name} さんは 1 回戦の 2 卓ですでに打っています。" in html
+        assert 'value="41000"' in html and "他の人がこの半荘を変更しました" not in html
+        game.refresh_from_db()
+        assert game.version == 1
+
     def test_a_player_missing_from_the_attendance_is_added_and_told(
         self, organizer_client, bare_meet, people, club_rule
     ):
