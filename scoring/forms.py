@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from datetime import date, time
 from typing import Any
 from uuid import UUID
@@ -356,11 +357,20 @@ class SeatForm(forms.Form):
     # The name is a guest's, new to the score book: added as ゲスト (no login) with the game.
     guest = forms.BooleanField(label=_("New guest"), required=False)
 
-    def __init__(self, *args: Any, meet: Meet, seat: int, unit: str, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        meet: Meet,
+        seat: int,
+        unit: str,
+        known_guests: Collection[Member] = (),
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.meet = meet
         self.seat = seat
         self.unit = unit
+        self.known_guests = known_guests
         self.label = seat_label(seat)
         self.candidates: list[Member] = []  # whom a name that found nobody or several may mean
 
@@ -395,11 +405,15 @@ class SeatForm(forms.Form):
     def _new_guest(self, text: str) -> Member:
         """A guest added at the table (issue 29 §3), not saved yet: ``GameForm.save`` saves
         it with the game, or not at all. A name like a member's (spaces and widths folded)
-        is refused: that member is to be chosen instead."""
+        is refused: that member is to be chosen instead, unless it is one of the
+        ``known_guests`` (the guests a game stored for the device's id made: that game sent
+        again names them so)."""
         name = re.sub(r"[ 　]+", " ", text)
         no_control_characters(name)
         guest = Member(name=name, furigana="", is_guest=True, note=gettext("Added at the table."))
         namesake = guest.namesake()
+        if namesake is not None and namesake in self.known_guests:
+            return namesake
         if namesake is not None:
             raise ValidationError(
                 _(
@@ -534,7 +548,16 @@ class GameForm(forms.Form):
     )
     confirm_scores = forms.BooleanField(label=_("Save anyway"), required=False)
 
-    def __init__(self, *args: Any, meet: Meet, game: Hanchan | None = None, **kwargs: Any):
+    def __init__(
+        self,
+        *args: Any,
+        meet: Meet,
+        game: Hanchan | None = None,
+        known_guests: Collection[Member] = (),
+        **kwargs: Any,
+    ):
+        """``game``: the stored game edited (None for a new one). ``known_guests``: guests a
+        row ticked 新しいゲスト may name although they exist (``SeatForm._new_guest``)."""
         super().__init__(*args, **kwargs)
         self.meet = meet
         self.game = game
@@ -552,7 +575,7 @@ class GameForm(forms.Form):
             self.data if self.is_bound else None,
             prefix="seat",
             initial=rows,
-            form_kwargs={"meet": meet, "unit": self["unit"].value()},
+            form_kwargs={"meet": meet, "unit": self["unit"].value(), "known_guests": known_guests},
         )
         if game is None:
             first = "score" if players else "player"
@@ -758,17 +781,37 @@ class GameForm(forms.Form):
 
     def saved_already(self) -> Hanchan | None:
         """The stored game that is exactly this one already (the same form sent twice)."""
-        game = self.build_game()
+        data = self.cleaned_data
         same = Hanchan.objects.filter(
-            meet=self.meet,
-            round_no=game.round_no,
-            table_no=game.table_no,
-            rule_set=game.rule_set,
-            deposits_held=game.deposits_held,
-            note=game.note,
+            meet=self.meet, round_no=data["round_no"], table_no=data["table_no"]
         )
-        stored = (same.filter(pk=game.pk) if game.pk else same).first()
-        return stored if stored is not None and stored.is_same_game(self.entries) else None
+        if self.game is not None:
+            same = same.filter(pk=self.game.pk)
+        stored = same.first()
+        return stored if stored is not None and self.holds(stored) else None
+
+    def holds(self, stored: Hanchan) -> bool:
+        """Whether ``stored`` is what saving this (valid) form would store: the same meet,
+        round, table, rule set, deposits and note, and the same players in the same seats
+        with the same scores, chombo and big hands."""
+        data = self.cleaned_data
+        sent = (
+            self.meet.pk,
+            data["round_no"],
+            data["table_no"],
+            data["rule_set"].pk,
+            data.get("deposits_held") or 0,
+            data.get("note") or "",
+        )
+        kept = (
+            stored.meet_id,
+            stored.round_no,
+            stored.table_no,
+            stored.rule_set_id,
+            stored.deposits_held,
+            stored.note,
+        )
+        return sent == kept and stored.is_same_game(self.entries)
 
     def _place_error(self, error: ValidationError) -> None:
         """Put a seat's error next to that seat's score, the rest at the top."""

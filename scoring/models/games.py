@@ -138,7 +138,6 @@ class Hanchan(SettledRecord):
         _("device's id"),
         null=True,
         blank=True,
-        unique=True,
         editable=False,
         help_text=_("The id a tablet gave this game when it was entered offline."),
     )
@@ -158,6 +157,16 @@ class Hanchan(SettledRecord):
                 name="one_game_per_table_and_round",
                 violation_error_message=_(
                     "A game for this round and table has been entered already."
+                ),
+            ),
+            # A device's id belongs to one meet's queue (the tablet keeps each game with its
+            # meet's send address): within the meet it names one game. The meet's row lock,
+            # which every save takes, orders two senders of one id within the meet.
+            models.UniqueConstraint(
+                fields=["meet", "sent_as"],
+                name="one_game_per_device_id_in_a_meet",
+                violation_error_message=_(
+                    "A game was stored for this device's id in this meet already."
                 ),
             ),
             models.CheckConstraint(condition=models.Q(table_no__gte=1), name="table_from_1"),
@@ -259,11 +268,12 @@ class Hanchan(SettledRecord):
     ) -> Recorded:
         """Validate, settle and save this game with its results and big hands: all or nothing.
 
-        ``sent_as`` is the id a device gave a new game it kept while offline: a game is stored
-        for an id at most once. When a game was stored for it already (the same queue sent
-        again, a retried request, a second tablet), nothing is saved and ``SentBefore`` names
-        that game, even if the meet was finalised since. The meet's row lock orders two
-        senders of one id, so the second sees the first's game.
+        ``sent_as`` is the id a device gave a game it kept while offline: a meet stores a game
+        for an id at most once. When this meet stored a game for it already (the same queue
+        sent again, a retried request, a second tablet, or another game under the same id),
+        nothing is saved and ``SentBefore`` names that game, even if the meet was finalised
+        since; whether it is the game sent is for the caller to judge. The meet's row lock
+        orders two senders of one id, so the second sees the first's game.
 
         ``expected_version`` is the version the editor started from, required when the game
         is stored already: when the stored game has moved on since (another organizer saved
@@ -275,7 +285,7 @@ class Hanchan(SettledRecord):
         with transaction.atomic(), settlement_writes():
             if sent_as is not None:
                 self.meet.lock()
-                stored = Hanchan.objects.filter(sent_as=sent_as).first()
+                stored = Hanchan.objects.filter(meet=self.meet, sent_as=sent_as).first()
                 if stored is not None:
                     raise SentBefore(stored)
                 self.sent_as = sent_as
@@ -344,7 +354,7 @@ class Hanchan(SettledRecord):
 
 
 class SentBefore(Exception):
-    """A game was stored already for the id a device sent (``Hanchan.record``)."""
+    """The meet stored a game already for the id a device sent (``Hanchan.record``)."""
 
     def __init__(self, game: Hanchan) -> None:
         super().__init__(f"stored already as game {game.pk}")

@@ -20,17 +20,17 @@ from django.views.decorators.vary import vary_on_headers
 
 from members.models import Member
 from members.roles import is_organizer, organizer_required
+from scoring.entry import Conflict, Refused, Saved, save_game, send_game
 from scoring.entry_check import entry_check_data
 from scoring.forms import (
     GameForm,
     ScoreUnit,
-    SentForm,
     initial_for_game,
     query_number,
 )
 from scoring.history import game_history
 from scoring.meet_draw import drawn_table, three_player_rule_set
-from scoring.models import EntryPreference, Hanchan, Meet, SentBefore
+from scoring.models import EntryPreference, Hanchan, Meet
 from scoring.notation import seat_label
 from scoring.views import HtmxHttpRequest
 
@@ -98,26 +98,24 @@ def _game_form(
     form = GameForm(request.POST or None, initial=initial, meet=meet, game=game)
     if request.method == "POST" and request.htmx and request.POST.get("preview"):
         return render(request, template + "#settlement", {"preview": form.preview()})
-    if request.method == "POST" and form.is_valid():
-        _keep_score_unit(request, form.cleaned_data["unit"])
-        try:
-            saved = form.save()
-        except ValidationError as error:
-            repeated = form.saved_already()
-            if repeated is not None:  # the same form sent twice (Enter pressed twice)
-                _say_once(request, _("Saved %(game)s.") % {"game": repeated})
-                return redirect(f"{meet.get_absolute_url()}#game-{repeated.pk}")
-            if form.stale and game is not None:
-                # Keep the newer data: show it, with the refusal at the top.
-                fresh = Hanchan.objects.get(pk=game.pk)
-                form = GameForm(initial=initial_for_game(fresh), meet=meet, game=fresh)
-                form.stale_message = error.messages[0]
-        else:
+    if request.method == "POST":
+        if form.is_valid():
+            _keep_score_unit(request, form.cleaned_data["unit"])
+        outcome = save_game(form)
+        if isinstance(outcome, Saved):
+            # Saved again (the same form sent twice: Enter pressed twice) says it as once.
+            saved = outcome.game
             _say_once(request, _("Saved %(game)s.") % {"game": saved})
-            if form.added_to_attendance:
-                names = "、".join(m.name for m in form.added_to_attendance)
+            if outcome.added_to_attendance:
+                names = "、".join(m.name for m in outcome.added_to_attendance)
                 messages.info(request, _("Added to the attendance: %(names)s.") % {"names": names})
             return redirect(f"{saved.meet.get_absolute_url()}#game-{saved.pk}")
+        if isinstance(outcome, Conflict) and outcome.stored is not None and outcome.stored == game:
+            # The game edited changed meanwhile: show the newer data, the refusal on top.
+            fresh = outcome.stored
+            form = GameForm(initial=initial_for_game(fresh), meet=meet, game=fresh)
+            form.stale_message = outcome.reason
+        # Otherwise refused, or another game in the way: the form says why beside the fields.
     status = 400 if request.method == "POST" else 200
     return render(
         request,
@@ -141,11 +139,12 @@ def game_send(request: HttpRequest, meet_pk: int) -> JsonResponse:
     """A game a tablet kept while offline, sent with the id it gave it (``sent_as``): the
     same fields as the game form, answered in JSON for the page's queue.
 
-    - ``saved`` (200): stored now, or stored before for this id (``again``), whatever
-      happened to the table or the meet since;
+    - ``saved`` (200): stored now, or stored before in this meet for this id (``again``)
+      and holding what was sent, even if the meet was finalised since;
     - ``refused`` (400): the game cannot stand (the form's messages, as the page shows them);
-    - ``conflict`` (409): the table and round hold another game, or the meet was finalised:
-      the device keeps its game as 要確認, with ``stored``, the game on the server;
+    - ``conflict`` (409): the table and round hold another game, the meet's game for this
+      id holds something else, or the meet was finalised: the device keeps its game as
+      要確認, with ``stored``, the game on the server (none for a finalised meet);
     - ``signed_out`` (401) or ``not_organizer`` (403): nothing is stored; sign in and send.
 
     With ``replace`` (a game of this meet) and ``version`` (the version of it the device was
@@ -158,60 +157,13 @@ def game_send(request: HttpRequest, meet_pk: int) -> JsonResponse:
     if not is_organizer(request.user):
         return JsonResponse({"status": "not_organizer"}, status=403)
     meet = get_object_or_404(Meet, pk=meet_pk)
-    sent = SentForm(request.POST)
-    if not sent.is_valid():
-        return JsonResponse({"status": "refused", "messages": _messages(sent)}, status=400)
-    sent_as = sent.cleaned_data["sent_as"]
-    stored = Hanchan.objects.filter(sent_as=sent_as).first()
-    if stored is not None:
-        return _saved(stored, again=True)
-    if meet.is_final:
-        return _conflict(meet, _("This meet is finalised; reopen it to change games."))
-    replaced = None
-    if sent.cleaned_data["replace"] is not None:
-        replaced = Hanchan.objects.filter(meet=meet, pk=sent.cleaned_data["replace"]).first()
-        if replaced is None:
-            gone = _("The game to replace is not in this meet any more.")
-            return JsonResponse({"status": "refused", "messages": [gone]}, status=400)
-    form = GameForm(request.POST, meet=meet, game=replaced)
-    if not form.is_valid():
-        return JsonResponse({"status": "refused", "messages": _messages(form)}, status=400)
-    try:
-        game = form.save(sent_as=sent_as)
-    except SentBefore as before:
-        return _saved(before.game, again=True)
-    except ValidationError as error:
-        if meet.is_final or Meet.objects.filter(pk=meet.pk, is_final=True).exists():
-            return _conflict(meet, error.messages[0])
-        if form.stale and replaced is not None:
-            return _conflict(meet, error.messages[0], Hanchan.objects.get(pk=replaced.pk))
-        taken = Hanchan.objects.filter(
-            meet=meet,
-            round_no=form.cleaned_data["round_no"],
-            table_no=form.cleaned_data["table_no"],
-        ).first()
-        if taken is not None:
-            return _conflict(meet, error.messages[0], taken)
-        return JsonResponse({"status": "refused", "messages": _messages(form)}, status=400)
-    return _saved(game, again=False)
-
-
-def _messages(form: GameForm | SentForm) -> list[str]:
-    found = [str(m) for m in form.non_field_errors()]
-    found += [
-        f"{form[name].label}: {m}"
-        for name, errors in form.errors.items()
-        if name != "__all__"
-        for m in errors
-    ]
-    if isinstance(form, GameForm):
-        found += [
-            f"{row.label}: {m}"
-            for row in form.seats.forms
-            for errors in row.errors.values()
-            for m in errors
-        ]
-    return found
+    match send_game(meet, request.POST):
+        case Saved(game=game, again=again):
+            return _saved(game, again=again)
+        case Refused(messages=said):
+            return JsonResponse({"status": "refused", "messages": list(said)}, status=400)
+        case Conflict(reason=reason, stored=stored):
+            return _conflict(meet, reason, stored)
 
 
 def _saved(game: Hanchan, *, again: bool) -> JsonResponse:

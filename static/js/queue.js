@@ -8,8 +8,8 @@
 //   replace, version, saved (when it was kept) }
 // state: "queued" (to send), "sent" (送信済み, with url), "check" (要確認: reason, and stored,
 //   the server's game, when the table was entered meanwhile).
-// The server stores a game for an id at most once, so sending twice (two tabs, a retry, a lost
-// answer) gives the same game. Loaded on the organizer's pages only: a member's device keeps
+// A meet stores a game for an id at most once (each kept game goes to its own meet), so sending
+// twice (two tabs, a retry, a lost answer) gives the same game. Loaded on the organizer's pages only: a member's device keeps
 // nothing to send.
 (() => {
   const DB = "shirakaba-offline";

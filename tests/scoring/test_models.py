@@ -1,6 +1,8 @@
 """Saving a game settles it; a bad game is refused and leaves the database as it was."""
 
 import threading
+import uuid
+from datetime import date
 from decimal import Decimal
 
 import pytest
@@ -20,6 +22,7 @@ from scoring.models import (
     PlayerEntry,
     RuleSet,
     Seat,
+    SentBefore,
     StandingsGroup,
 )
 from tests.builders import (
@@ -162,6 +165,26 @@ def test_the_database_refuses_a_seat_twice(recorded_game):
     row = recorded_game.results.get(seat=1)
     with pytest.raises(IntegrityError), transaction.atomic():
         HanchanResult.objects.filter(pk=row.pk).update(seat=0)
+
+
+def test_a_device_id_names_one_game_within_its_meet(meet, club_rule, four_members):
+    """A device's id (``sent_as``) belongs to one meet's queue: within the meet it names one
+    game (``record`` answers ``SentBefore`` with it, and the database refuses a second); a
+    game of another meet may carry the same id."""
+    sent_as = uuid.UUID("0b6f3c1e-8d2a-4c51-9a7e-2f4d6b8c0a11")
+    first = Hanchan(meet=meet, table_no=1, round_no=1, rule_set=club_rule)
+    first.record(worked_table(four_members), sent_as=sent_as)
+    with pytest.raises(SentBefore) as before:
+        Hanchan(meet=meet, table_no=2, round_no=1, rule_set=club_rule).record(
+            worked_table(four_members), sent_as=sent_as
+        )
+    assert before.value.game == first
+    other = Meet.objects.create(date=date(2025, 4, 16), kind="wed", rule_set=club_rule)
+    second = Hanchan(meet=other, table_no=3, round_no=1, rule_set=club_rule)
+    second.record(worked_table(four_members), sent_as=sent_as)
+    assert Hanchan.objects.filter(sent_as=sent_as).count() == 2
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Hanchan.objects.filter(pk=second.pk).update(meet=meet)
 
 
 def test_a_finalised_meet_refuses_changes(meet, club_rule, four_members):

@@ -36,8 +36,13 @@ def test_the_organizers_save_games(live_server, capsys) -> None:
     saved = Hanchan.objects.filter(meet=meet).count()
     assert saved >= 2  # two organizers, a game each about every 3 s, for 5 s
     assert f"{saved} games saved ({saved} in the database), 0 saves refused" in out
-    for kind in ("game form", "live check", "save game", "meet page", "standings"):
+    kinds = ("game form", "live check", "save game", "send game", "send again", "meet page")
+    for kind in (*kinds, "standings"):
         assert any(line.startswith(kind) for line in out.splitlines()), kind
+    # The second organizer's games came from a tablet's queue, each with the device's id, and
+    # its second send of each was answered as the same game (the command fails otherwise).
+    assert Hanchan.objects.filter(meet=meet, sent_as__isnull=False).exists()
+    assert Hanchan.objects.filter(meet=meet, sent_as__isnull=True).exists()
     # Each saved game holds the four players the organizer posted, and its scores add up.
     for game in Hanchan.objects.filter(meet=meet):
         results = list(game.results.all())

@@ -3,6 +3,7 @@ errors, version check, history. The meet pages themselves: test_meets.py."""
 
 import threading
 import uuid
+from datetime import date
 from decimal import Decimal
 
 import pytest
@@ -12,6 +13,7 @@ from django.test import Client
 
 from members.models import Member
 from members.roles import ORGANIZER
+from scoring.forms import GameForm
 from scoring.imports import import_results
 from scoring.models import BigHand, Hanchan, HanchanResult, Meet, RuleSet
 from tests.builders import (
@@ -21,10 +23,15 @@ from tests.builders import (
     play,
     put_back_migrated_data,
     rows_now,
+    worked_table,
 )
 
 pytestmark = pytest.mark.django_db
 D = Decimal
+
+
+def scores(game):
+    return list(game.results.order_by("seat").values_list("score", flat=True))
 
 
 def urls(meet, game):
@@ -308,6 +315,23 @@ class TestOneTablePerRound:
         assert "相川 愛 さんは 1 回戦の 1 卓ですでに打っています。" in html
         assert Hanchan.objects.count() == 1
 
+    def test_an_edit_seating_a_player_of_another_table_keeps_what_was_typed(
+        self, organizer_client, bare_meet, people, club_rule
+    ):
+        """The edit is refused beside the field; the form is not replaced by the stored game
+        as when someone else changed it (the game at its own table is no conflict)."""
+        game = play(bare_meet, 1, 1, club_rule, people[:4], [40_000, 30_000, 30_000, 20_000])
+        play(bare_meet, 2, 1, club_rule, people[4:8], [40_000, 30_000, 30_000, 20_000])
+        names = [p.name for p in people[:3]] + [people[4].name]
+        data = game_post_for(club_rule, names, ["41000", "29000", "30000", "20000"], table=1)
+        response = organizer_client.post(f"/games/{game.pk}/edit/", data | {"version": "1"})
+        assert response.status_code == 400
+        html = response.content.decode()
+        assert f"{people[4].name} さんは 1 回戦の 2 卓ですでに打っています。" in html
+        assert 'value="41000"' in html and "他の人がこの半荘を変更しました" not in html
+        game.refresh_from_db()
+        assert game.version == 1
+
     def test_a_player_missing_from_the_attendance_is_added_and_told(
         self, organizer_client, bare_meet, people, club_rule
     ):
@@ -474,6 +498,26 @@ class TestSentFromATablet:
         assert stale.status_code == 409 and stale.json()["stored"]["version"] == 2
         assert Hanchan.objects.count() == 1
 
+    def test_a_replacement_that_cannot_stand_at_its_own_table_is_refused(
+        self, organizer_client, meet, club_rule
+    ):
+        """The device's version of a stored game seats a player who plays at another table
+        in the round: refused with that reason, not a conflict with the game it replaces."""
+        organizer_client.post(f"/meets/{meet.pk}/games/new/", game_post(club_rule))
+        stored = Hanchan.objects.get()
+        names = ["伊藤 一郎", "佐藤 二郎", "加藤 三郎", "後藤 四郎"]
+        others = [Member.objects.create(name=n, furigana=f"かな{i}") for i, n in enumerate(names)]
+        Hanchan(meet=meet, table_no=3, round_no=1, rule_set=club_rule).record(worked_table(others))
+        keep = {"replace": str(stored.pk), "version": str(stored.version)}
+        response = self.send(
+            organizer_client, meet, club_rule, **keep, **{"seat-3-player": "伊藤 一郎"}
+        )
+        assert response.status_code == 400, response.json()
+        assert response.json() == {
+            "status": "refused",
+            "messages": ["伊藤 一郎 さんは 1 回戦の 3 卓ですでに打っています。"],
+        }
+
     def test_a_game_to_replace_must_be_of_this_meet(self, organizer_client, meet, club_rule):
         response = self.send(organizer_client, meet, club_rule, replace="999999", version="1")
         assert response.status_code == 400 and response.json()["status"] == "refused"
@@ -498,6 +542,140 @@ class TestSentFromATablet:
         )
         assert "stored" not in other.json()
         assert Hanchan.objects.count() == 1
+
+    # The reason the tablet shows when its id names a stored game that holds something else.
+    ID_HOLDS_ANOTHER = "この端末の ID で保存済みの半荘は、送られた内容と違います。"
+
+    def test_an_id_stored_in_another_meet_is_no_game_of_this_one(
+        self, organizer_client, meet, club_rule
+    ):
+        """A device's id belongs to its meet's queue: the id of a game of another meet (a
+        colliding or forged id) answers nothing of that game, and the game sent is stored
+        in this meet, once."""
+        first = self.send(organizer_client, meet, club_rule).json()
+        other = Meet.objects.create(date=date(2025, 4, 16), kind="wed", rule_set=club_rule)
+        theirs = {"seat-0-score": "40000", "seat-1-score": "22600"}
+        response = self.send(organizer_client, other, club_rule, **theirs)
+        assert response.status_code == 200
+        answer = response.json()
+        assert answer["status"] == "saved" and answer["again"] is False
+        stored = Hanchan.objects.get(meet=other)
+        assert answer["game"] == stored.pk != first["game"]
+        assert str(stored.sent_as) == self.ID
+        assert scores(stored) == [40000, 22600, 30000, 27400]
+        assert scores(Hanchan.objects.get(meet=meet)) == [32600, 30000, 30000, 27400]
+        again = self.send(organizer_client, other, club_rule, **theirs)
+        assert again.json() == answer | {"again": True}
+        assert Hanchan.objects.count() == 2
+
+    def test_an_id_of_another_meet_sent_to_a_finalised_meet_is_a_conflict(
+        self, organizer_client, meet, club_rule
+    ):
+        self.send(organizer_client, meet, club_rule)
+        other = Meet.objects.create(date=date(2025, 4, 16), kind="wed", rule_set=club_rule)
+        other.finalise()
+        response = self.send(organizer_client, other, club_rule)
+        assert response.status_code == 409
+        answer = response.json()
+        assert answer["status"] == "conflict" and answer["meet"] == other.pk
+        assert answer["reason"] == "この例会は確定済みです。変更するには確定を解除してください。"
+        assert "stored" not in answer
+        assert not other.hanchans.exists() and Hanchan.objects.count() == 1
+
+    @pytest.mark.parametrize(
+        "changed",
+        [
+            {"seat-0-score": "40000", "seat-1-score": "22600"},  # other scores
+            {"table_no": "3"},  # another table, free
+            {"round_no": "2"},  # another round, free
+            {"seat-1-player": "きた", "seat-3-player": "みなみ"},  # 南 and 北 swapped
+            {"seat-0-chombo": "0"},  # no chombo
+            {"seat-3-score": "20000"},  # a game that cannot stand (the sum)
+        ],
+        ids=["scores", "table", "round", "players", "chombo", "cannot-stand"],
+    )
+    def test_the_id_of_a_stored_game_sent_with_another_game_is_a_conflict(
+        self, organizer_client, meet, club_rule, changed
+    ):
+        """Only the game the id was stored with is that id's game: anything else sent with
+        it is kept on the tablet as 要確認 beside the stored game, and nothing changes here."""
+        first = self.send(organizer_client, meet, club_rule).json()
+        response = self.send(organizer_client, meet, club_rule, **changed)
+        assert response.status_code == 409
+        answer = response.json()
+        assert answer["status"] == "conflict" and answer["reason"] == self.ID_HOLDS_ANOTHER
+        assert answer["stored"]["game"] == first["game"]
+        assert [line["score"] for line in answer["stored"]["lines"]] == [32600, 30000, 30000, 27400]
+        stored = Hanchan.objects.get()
+        assert (stored.table_no, stored.round_no, stored.version) == (2, 1, 1)
+        assert scores(stored) == [32600, 30000, 30000, 27400]
+
+    def test_after_a_finalise_the_id_with_another_game_is_a_conflict(
+        self, organizer_client, meet, club_rule
+    ):
+        first = self.send(organizer_client, meet, club_rule).json()
+        meet.finalise()
+        response = self.send(organizer_client, meet, club_rule, table_no="3")
+        assert response.status_code == 409
+        assert response.json()["reason"] == self.ID_HOLDS_ANOTHER
+        assert response.json()["stored"]["game"] == first["game"]
+        assert Hanchan.objects.count() == 1
+
+    def test_a_game_stored_for_its_id_then_changed_here_is_a_conflict(
+        self, organizer_client, meet, club_rule
+    ):
+        """The answer to the first send was lost, and the organizer changed the stored game
+        online meanwhile: the tablet's game is no longer what is stored (要確認, both)."""
+        first = self.send(organizer_client, meet, club_rule).json()
+        edit = game_post(club_rule, **{"seat-0-score": "42600", "seat-1-score": "20000"})
+        edited = organizer_client.post(f"/games/{first['game']}/edit/", edit | {"version": "1"})
+        assert edited.status_code == 302
+        response = self.send(organizer_client, meet, club_rule)
+        assert response.status_code == 409
+        assert response.json()["stored"]["version"] == 2
+        assert response.json()["stored"]["lines"][0]["score"] == 42600
+
+    def test_a_game_with_a_new_guest_sent_again_is_the_same_game(
+        self, organizer_client, meet, club_rule
+    ):
+        """Sent again after the answer was lost: the guest the first send made is now a
+        member of that name, and the game that holds them is this id's game."""
+        guest = {"seat-3-player": "佐藤 ゲスト", "seat-3-guest": "on"}
+        first = self.send(organizer_client, meet, club_rule, **guest)
+        assert first.status_code == 200, first.json()
+        again = self.send(organizer_client, meet, club_rule, **guest)
+        assert again.json() == first.json() | {"again": True}
+        assert Member.objects.filter(name="佐藤 ゲスト").count() == 1
+        assert Hanchan.objects.count() == 1
+
+    @pytest.mark.parametrize("same", [True, False], ids=["the-same-game", "another-game"])
+    def test_an_id_stored_by_another_sender_meanwhile(
+        self, organizer_client, meet, club_rule, monkeypatch, same
+    ):
+        """Two senders of one id: the other's game lands after this one looked for the id,
+        and this one's save finds it under the meet's lock (``SentBefore``). The answer is
+        as for a game found before: the same game is saved again, another is a conflict."""
+        save = GameForm.save
+        rival_scores = {} if same else {"seat-0-score": "40000", "seat-1-score": "22600"}
+
+        def rival_first(form, *args, **kwargs):
+            monkeypatch.setattr(GameForm, "save", save)
+            rival = GameForm(game_post(club_rule, **rival_scores), meet=meet)
+            assert rival.is_valid()
+            rival.save(sent_as=uuid.UUID(self.ID))
+            return save(form, *args, **kwargs)
+
+        monkeypatch.setattr(GameForm, "save", rival_first)
+        response = self.send(organizer_client, meet, club_rule)
+        rival = Hanchan.objects.get()
+        if same:
+            assert response.status_code == 200
+            assert response.json()["game"] == rival.pk and response.json()["again"] is True
+        else:
+            assert response.status_code == 409
+            assert response.json()["reason"] == self.ID_HOLDS_ANOTHER
+            assert response.json()["stored"]["game"] == rival.pk
+        assert scores(rival)[0] == (32600 if same else 40000)
 
     def test_signed_out_or_a_member_stores_nothing(self, member_client, meet, club_rule):
         anonymous = self.send(Client(), meet, club_rule)

@@ -6,9 +6,14 @@ Prints, for each kind of page, the requests, p50/p95/p99/max latency and errors,
 saved. Goal: 0 errors and p95 under 300 ms for every kind of page on a 2-core machine. Each
 simulated member signs in through the sign-in page, then reads a page, pauses 1–3 s as a person
 reading it would, and reads the next. Each organizer enters a game about every 3 s as at the
-venue: opens the form, has it checked live (htmx), saves, and sees the meet page.
+venue: opens the form, has it checked live (htmx), saves, and sees the meet page. The second
+organizer saves as a tablet's queue does when the network is back: it sends the game to the
+queue's address with an id made on the device, then sends it again as after an answer lost on
+the way; the server's answers (``scoring.entry``'s, by name) must be ``saved``, then ``saved``
+again with the same game.
 
-The command fails (exit status 1) when any request fails, when a save is refused, or when no
+The command fails (exit status 1) when any request fails, when a save is refused (or a
+tablet's game is not saved, or not answered as the same game when sent again), or when no
 game was saved: a load figure of refused requests measures nothing. The organizers post the
 fields the game form itself names (``GameFields``), and check the form page shows them.
 
@@ -28,6 +33,7 @@ import statistics
 import subprocess
 import sys
 import time
+import uuid
 from collections import defaultdict
 from collections.abc import Callable, Coroutine, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -395,18 +401,51 @@ class Command(BaseCommand):
                     url, data={**form, "preview": "1"}, headers={"HX-Request": "true"}
                 )
                 tally.record("live check", started, live, {200})
-                started = time.perf_counter()
-                saved = await client.post(url, data=form)
-                if not tally.record("save game", started, saved, {302}):
-                    tally.refused.append(f"{saved.status_code}: {form_errors(saved.text)}")
-                    continue
+                if index % 2:  # a tablet's queue, back online
+                    if not await self.send_from_queue(client, meet, form, tally):
+                        continue
+                    shown_url = meet.get_absolute_url()
+                else:
+                    started = time.perf_counter()
+                    saved = await client.post(url, data=form)
+                    if not tally.record("save game", started, saved, {302}):
+                        tally.refused.append(f"{saved.status_code}: {form_errors(saved.text)}")
+                        continue
+                    shown_url = saved.headers["location"]
                 tally.saved += 1
                 started = time.perf_counter()
-                shown = await client.get(saved.headers["location"])
+                shown = await client.get(shown_url)
                 tally.record("meet page", started, shown, {200})
             except httpx.HTTPError as error:
                 tally.errors["organizer"].append(repr(error))
             await asyncio.sleep(rng.uniform(2.0, 4.0))
+
+    async def send_from_queue(
+        self, client: httpx.AsyncClient, meet: Meet, form: dict[str, Any], tally: Tally
+    ) -> bool:
+        """Send ``form`` as a tablet's queue does (static/js/queue.js), with an id made on the
+        device, then again as after a lost answer. Whether the server answered ``saved``, then
+        ``saved`` again with the same game; anything else is counted refused, with the answer."""
+        data = {**form, "sent_as": str(uuid.uuid4())}
+        headers = {"X-CSRFToken": client.cookies["csrftoken"], "Accept": "application/json"}
+        answers: list[dict[str, Any]] = []
+        for kind in ("send game", "send again"):
+            started = time.perf_counter()
+            response = await client.post(
+                f"/meets/{meet.pk}/games/send/", data=data, headers=headers
+            )
+            tally.record(kind, started, response, {200})
+            json = response.headers.get("content-type", "").startswith("application/json")
+            answers.append(response.json() if json else {"status": f"HTTP {response.status_code}"})
+            if answers[-1].get("status") != "saved":
+                said = answers[-1].get("messages") or answers[-1].get("reason") or ""
+                tally.refused.append(f"{response.status_code} {answers[-1]['status']}: {said}")
+                return False
+        first, again = answers
+        if again != {**first, "again": True}:
+            tally.refused.append(f"sent again, answered {again} after {first}")
+            return False
+        return True
 
     # --- report --------------------------------------------------------------------------
 
