@@ -296,6 +296,34 @@ class ScoreUnit:
     ]
 
 
+GAME_FORM_MESSAGES = {
+    "several": _("Several members match %(text)s: %(names)s. Type more."),
+    "unknown": _("No member is called %(text)s."),
+    "guest_exists": _(
+        "There is a member called %(name)s already: untick 「New guest」 to choose them."
+    ),
+    "who_sat_here": _("Who sat here?"),
+    "score_beyond": _("%(score)s points is beyond ±1,000,000; please check."),
+    "score_not_hundreds": _(
+        "%(score)s is not a multiple of 100 points. Did you mean to type in hundreds?"
+    ),
+    "deposits_unit": _("Deposits held: %(deposits)s points is not a multiple of 1,000 points."),
+    "nothing_entered": _("Enter the players and their scores."),
+    "guest_twice": _("This guest is entered twice."),
+    "enter_score": _("Enter the score."),
+    "doubtful": _("Check the scores, or tick 「Save anyway」 to keep them."),
+    "doubt_under": _("%(seat)s: %(score)s points is under 1,000."),
+    "doubt_over": _("%(seat)s: %(score)s points is over 100,000."),
+    "doubt_far": _(
+        "%(seat)s: %(score)s points (the blank, filled in) is more than 30,000 points "
+        "away from the scores typed."
+    ),
+}
+"""What the game form says of a seat and of the table, each by the name the check on the
+device knows it by (scoring/entry_check.py sends them there, translated)."""
+SAID = GAME_FORM_MESSAGES
+
+
 class SeatForm(forms.Form):
     """One seat's row: who sat there, the score as typed, chombo, mangan or better.
 
@@ -359,7 +387,7 @@ class SeatForm(forms.Form):
             if found:
                 self.candidates = found[:5]
                 raise ValidationError(
-                    _("Several members match %(text)s: %(names)s. Type more."),
+                    SAID["several"],
                     code="ambiguous",
                     params={"text": text, "names": "、".join(m.name for m in self.candidates)},
                 )
@@ -368,9 +396,7 @@ class SeatForm(forms.Form):
             self.candidates = everyone.matching(text[:end])[:5]
             if self.candidates:
                 break
-        raise ValidationError(
-            _("No member is called %(text)s."), code="unknown", params={"text": text}
-        )
+        raise ValidationError(SAID["unknown"], code="unknown", params={"text": text})
 
     def _new_guest(self, text: str) -> Member:
         """A guest added at the table (issue 29 §3), not saved yet: ``GameForm.save`` saves
@@ -382,9 +408,7 @@ class SeatForm(forms.Form):
         namesake = guest.namesake()
         if namesake is not None:
             raise ValidationError(
-                _(
-                    "There is a member called %(name)s already: untick 「New guest」 to choose them."
-                ),
+                SAID["guest_exists"],
                 code="guest_exists",
                 params={"name": namesake.name},
             )
@@ -397,15 +421,9 @@ class SeatForm(forms.Form):
             return None
         value = parse_score(text) * (100 if self.unit == ScoreUnit.HUNDREDS else 1)
         if abs(value) > rules.SCORE_LIMIT:
-            raise ValidationError(
-                _("%(score)s points is beyond ±1,000,000; please check."),
-                params={"score": f"{value:,}"},
-            )
+            raise ValidationError(SAID["score_beyond"], params={"score": f"{value:,}"})
         if value % rules.SCORE_UNIT:
-            raise ValidationError(
-                _("%(score)s is not a multiple of 100 points. Did you mean to type in hundreds?"),
-                params={"score": f"{value:,}"},
-            )
+            raise ValidationError(SAID["score_not_hundreds"], params={"score": f"{value:,}"})
         return value
 
     def clean_hands(self) -> list[tuple[str, str]]:
@@ -418,7 +436,7 @@ class SeatForm(forms.Form):
         # the game failed to settle with a server error.
         named = str(self["player"].value() or "").strip()
         if not named and self["score"].value() and "player" not in self.errors:
-            self.add_error("player", _("Who sat here?"))
+            self.add_error("player", SAID["who_sat_here"])
         return data
 
     def is_empty(self) -> bool:
@@ -550,19 +568,19 @@ class GameForm(forms.Form):
         if self.has_errors():
             return data
         if not rows:
-            raise ValidationError(_("Enter the players and their scores."))
+            raise ValidationError(SAID["nothing_entered"])
         new_guests: set[str] = set()
         for row, _score in rows:
             player = row.cleaned_data.get("player")
             if isinstance(player, Member) and player.pk is None:
                 if name_key(player.name) in new_guests:
-                    row.add_error("player", _("This guest is entered twice."))
+                    row.add_error("player", SAID["guest_twice"])
                 new_guests.add(name_key(player.name))
         if self.has_errors():
             return data
         for row, score in rows:
             if score is None:
-                row.add_error("score", _("Enter the score."))
+                row.add_error("score", SAID["enter_score"])
                 continue
             player, chombo, hands = (row.cleaned_data[f] for f in ("player", "chombo", "hands"))
             self.entries.append(PlayerEntry(player, row.seat, score, chombo or 0, hands))
@@ -570,9 +588,7 @@ class GameForm(forms.Form):
         if self.doubts and not data.get("confirm_scores"):
             self.add_error(
                 "confirm_scores",
-                ValidationError(
-                    _("Check the scores, or tick 「Save anyway」 to keep them."), code="doubtful"
-                ),
+                ValidationError(SAID["doubtful"], code="doubtful"),
             )
         return data
 
@@ -584,7 +600,7 @@ class GameForm(forms.Form):
         value = typed * (100 if unit == ScoreUnit.HUNDREDS else 1)
         if value % rules.DEPOSIT_UNIT:
             raise ValidationError(
-                _("Deposits held: %(deposits)s points is not a multiple of 1,000 points."),
+                SAID["deposits_unit"],
                 code="deposits_unit",
                 params={"deposits": f"{value:,}"},
             )
@@ -592,16 +608,8 @@ class GameForm(forms.Form):
 
     def doubt_messages(self) -> list[str]:
         """What the warning says of each doubtful score (``rules.doubtful_scores``)."""
-        said = {
-            rules.Doubt.UNDER: _("%(seat)s: %(score)s points is under 1,000."),
-            rules.Doubt.OVER: _("%(seat)s: %(score)s points is over 100,000."),
-            rules.Doubt.FAR: _(
-                "%(seat)s: %(score)s points (the blank, filled in) is more than 30,000 points "
-                "away from the scores typed."
-            ),
-        }
         return [
-            str(said[d.doubt]) % {"seat": seat_label(d.seat), "score": f"{d.score:,}"}
+            str(SAID[f"doubt_{d.doubt}"]) % {"seat": seat_label(d.seat), "score": f"{d.score:,}"}
             for d in self.doubts
         ]
 

@@ -15,12 +15,14 @@ static/js/entry_check.js in Node (tests/scoring/entry_check_runner.js) with the 
 
 from __future__ import annotations
 
+import ast
 import html
 import json
 import random
 import re
 import shutil
 import subprocess
+from collections import Counter
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -32,7 +34,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from members.models import Member
-from scoring.entry_check import entry_check_data
+from scoring.entry_check import entry_check_data, entry_check_messages
 from scoring.forms import GameForm
 from scoring.models import Meet, RuleSet
 from tests.builders import ROOT
@@ -476,3 +478,72 @@ def test_the_two_checks_agree_on_forms_made_at_random(rule_sets, tmp_path):
                 transaction.set_rollback(True)
     out = run_js(prepared, tmp_path)
     assert out.returncode == 0, out.stdout[:6000] + out.stderr
+
+
+BOX_TEXTS = {
+    "name_guest_taken",
+    "name_several",
+    "name_close",
+    "name_nobody",
+    "guest_hint",
+    "seat_message",
+    "total_short",
+    "total_over",
+    "taken_off_top",
+    "total_ok",
+    "so_far",
+    "filled",
+    "placeholder",
+}
+"""The live check's own lines, drawn by the template's partial ``settlement`` (and its
+blocktranslate spelling of them) beside the script's drawer."""
+
+
+def python_texts(paths: list[Path]) -> Counter[str]:
+    """Every string these Python files spell (adjacent literals joined, as Python joins them)."""
+    found: Counter[str] = Counter()
+    for path in paths:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                found[node.value] += 1
+    return found
+
+
+def template_texts() -> Counter[str]:
+    """Every msgid the templates spell, ``{{ name }}`` written ``%(name)s`` as in the msgid."""
+    found: Counter[str] = Counter()
+    for path in (ROOT / "templates").rglob("*.html"):
+        text = path.read_text()
+        found.update(re.findall(r'{% translate "(.*?)"', text))
+        for body in re.findall(r"{% blocktranslate[^%]*%}(.*?){% endblocktranslate %}", text, re.S):
+            found[re.sub(r"{{ (\w+) }}", r"%(\1)s", body)] += 1
+    return found
+
+
+def test_every_text_the_device_shows_is_written_once():
+    """Each message the check on the device shows is the server's own, spelled once: what
+    sends the texts to the device (scoring/entry_check.py) and the scripts spell none that the
+    server spells elsewhere (the forms, the models, the templates), and none twice."""
+    with translation.override(None):
+        msgids = {key: str(text) for key, text in entry_check_messages().items()}
+    sender = ROOT / "scoring" / "entry_check.py"
+    apps = [
+        path
+        for app in ("scoring", "members", "shirakaba")
+        for path in (ROOT / app).rglob("*.py")
+        if "migrations" not in path.parts and path != sender
+    ]
+    server = python_texts(apps) + template_texts()
+    scripts = "".join(
+        re.sub(r"^\s*//.*$", "", p.read_text(), flags=re.M)  # comments may quote a text
+        for p in (ROOT / "static" / "js").glob("*.js")
+    )
+    device = python_texts([sender])
+    twice = {
+        key: msgid
+        for key, msgid in msgids.items()
+        if key not in BOX_TEXTS
+        and (device[msgid] + scripts.count(msgid) > 1 or (device[msgid] and server[msgid]))
+    }
+    assert twice == {}
+    assert not [msgid for msgid in msgids.values() if msgid in scripts]
