@@ -24,7 +24,7 @@ from django.utils.translation import gettext_lazy as _
 
 from members.models import CONTROL_CHARACTERS, NAME_LENGTH, Member
 from scoring import rules
-from scoring.forms import GAME_FORM_MESSAGES, GameForm
+from scoring.forms import GAME_FORM_MESSAGES, LIMITS, GameForm
 from scoring.hands import Level
 from scoring.models import INVALID_GAME_MESSAGES, LAST_ROUND, LAST_TABLE, BigHand, Meet, RuleSet
 from scoring.models.games import MEMBER_TWICE, YAKUMAN_NAME_LONG
@@ -138,5 +138,6 @@ def entry_check_data(meet: Meet) -> dict[str, Any]:
         "hand_words": {word: level.value for word, level in HAND_WORDS.items()},
         "yakuman": Level.YAKUMAN.value,
         "yakuman_name_length": BigHand.NAME_LENGTH,
+        "limits": LIMITS,
         "messages": entry_check_messages(),
     }

@@ -303,25 +303,38 @@ GAME_FORM_MESSAGES = {
         "There is a member called %(name)s already: untick 「New guest」 to choose them."
     ),
     "who_sat_here": _("Who sat here?"),
-    "score_beyond": _("%(score)s points is beyond ±1,000,000; please check."),
+    "score_beyond": _("%(score)s points is beyond ±%(score_limit)s; please check."),
     "score_not_hundreds": _(
-        "%(score)s is not a multiple of 100 points. Did you mean to type in hundreds?"
+        "%(score)s is not a multiple of %(score_unit)s points. Did you mean to type in hundreds?"
     ),
-    "deposits_unit": _("Deposits held: %(deposits)s points is not a multiple of 1,000 points."),
+    "deposits_unit": _(
+        "Deposits held: %(deposits)s points is not a multiple of %(deposit_unit)s points."
+    ),
     "nothing_entered": _("Enter the players and their scores."),
     "guest_twice": _("This guest is entered twice."),
     "enter_score": _("Enter the score."),
     "doubtful": _("Check the scores, or tick 「Save anyway」 to keep them."),
-    "doubt_under": _("%(seat)s: %(score)s points is under 1,000."),
-    "doubt_over": _("%(seat)s: %(score)s points is over 100,000."),
+    "doubt_under": _("%(seat)s: %(score)s points is under %(likely_low)s."),
+    "doubt_over": _("%(seat)s: %(score)s points is over %(likely_high)s."),
     "doubt_far": _(
-        "%(seat)s: %(score)s points (the blank, filled in) is more than 30,000 points "
+        "%(seat)s: %(score)s points (the blank, filled in) is more than %(filled_gap)s points "
         "away from the scores typed."
     ),
 }
 """What the game form says of a seat and of the table, each by the name the check on the
 device knows it by (scoring/entry_check.py sends them there, translated)."""
 SAID = GAME_FORM_MESSAGES
+
+LIMITS = {
+    "score_limit": f"{rules.SCORE_LIMIT:,}",
+    "score_unit": f"{rules.SCORE_UNIT:,}",
+    "deposit_unit": f"{rules.DEPOSIT_UNIT:,}",
+    "likely_low": f"{rules.LIKELY_SCORES[0]:,}",
+    "likely_high": f"{rules.LIKELY_SCORES[1]:,}",
+    "filled_gap": f"{rules.FILLED_GAP:,}",
+}
+"""The rule constants the messages name, as the messages write numbers (32,600): every
+message of the game form is formatted with them (and the device's too)."""
 
 
 class SeatForm(forms.Form):
@@ -421,9 +434,11 @@ class SeatForm(forms.Form):
             return None
         value = parse_score(text) * (100 if self.unit == ScoreUnit.HUNDREDS else 1)
         if abs(value) > rules.SCORE_LIMIT:
-            raise ValidationError(SAID["score_beyond"], params={"score": f"{value:,}"})
+            raise ValidationError(SAID["score_beyond"], params={"score": f"{value:,}", **LIMITS})
         if value % rules.SCORE_UNIT:
-            raise ValidationError(SAID["score_not_hundreds"], params={"score": f"{value:,}"})
+            raise ValidationError(
+                SAID["score_not_hundreds"], params={"score": f"{value:,}", **LIMITS}
+            )
         return value
 
     def clean_hands(self) -> list[tuple[str, str]]:
@@ -602,14 +617,15 @@ class GameForm(forms.Form):
             raise ValidationError(
                 SAID["deposits_unit"],
                 code="deposits_unit",
-                params={"deposits": f"{value:,}"},
+                params={"deposits": f"{value:,}", **LIMITS},
             )
         return value
 
     def doubt_messages(self) -> list[str]:
         """What the warning says of each doubtful score (``rules.doubtful_scores``)."""
         return [
-            str(SAID[f"doubt_{d.doubt}"]) % {"seat": seat_label(d.seat), "score": f"{d.score:,}"}
+            str(SAID[f"doubt_{d.doubt}"])
+            % {"seat": seat_label(d.seat), "score": f"{d.score:,}", **LIMITS}
             for d in self.doubts
         ]
 

@@ -258,10 +258,10 @@
     if (value0 === null) return { error: fmt(said.bad_score, { value: text }) };
     const value = value0 * (hundreds ? 100 : 1);
     if (Math.abs(value) > data.score_limit) {
-      return { error: fmt(said.score_beyond, { score: comma(value) }) };
+      return { error: fmt(said.score_beyond, { ...data.limits, score: comma(value) }) };
     }
     if (value % data.score_unit) {
-      return { error: fmt(said.score_not_hundreds, { score: comma(value) }) };
+      return { error: fmt(said.score_not_hundreds, { ...data.limits, score: comma(value) }) };
     }
     return { value };
   };
@@ -328,7 +328,9 @@
       // "預かり in points, read in the scores' unit (ScoreUnit): 10 in hundreds is 1,000."
       const value = (typedDeposits.value || 0n) * (unit === HUNDREDS ? 100n : 1n);
       if (value % BigInt(data.deposit_unit)) {
-        errors.deposits_held.push(fmt(said.deposits_unit, { deposits: comma(value) }));
+        errors.deposits_held.push(
+          fmt(said.deposits_unit, { ...data.limits, deposits: comma(value) }),
+        );
       } else {
         deposits = value;
       }
@@ -500,7 +502,7 @@
       ),
       deposits: [...errors.deposits_held],
       doubts: doubts.map((d) =>
-        fmt(doubtSaid[d.doubt], { seat: labels[d.seat], score: comma(d.score) }),
+        fmt(doubtSaid[d.doubt], { ...data.limits, seat: labels[d.seat], score: comma(d.score) }),
       ),
       confirm_scores: Boolean(input.confirm_scores),
       seat_names: seats.map((row) => {

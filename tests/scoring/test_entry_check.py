@@ -34,6 +34,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from members.models import Member
+from scoring import rules
 from scoring.entry_check import entry_check_data, entry_check_messages
 from scoring.forms import GameForm
 from scoring.models import Meet, RuleSet
@@ -547,3 +548,24 @@ def test_every_text_the_device_shows_is_written_once():
     }
     assert twice == {}
     assert not [msgid for msgid in msgids.values() if msgid in scripts]
+
+
+def test_no_text_of_the_check_writes_a_rule_constant_in():
+    """The limits a message names come from the rule constants as parameters: a message with
+    1,000 or 100,000 written in would go on saying it after the constant moved."""
+    constants = {
+        rules.SCORE_LIMIT,
+        rules.SCORE_UNIT,
+        rules.DEPOSIT_UNIT,
+        rules.CHOMBO_LIMIT,
+        *rules.LIKELY_SCORES,
+        rules.FILLED_GAP,
+    }
+    written = {}
+    for language in (None, "ja"):
+        with translation.override(language):
+            for key, text in entry_check_messages().items():
+                numbers = {int(n.replace(",", "")) for n in re.findall(r"\d[\d,]*\d|\d", text)}
+                if numbers & constants:
+                    written[f"{language}:{key}"] = text
+    assert written == {}
