@@ -197,30 +197,6 @@ def js_result(form: dict[str, Any], data: dict[str, Any], tmp_path: Path) -> dic
     return result
 
 
-@pytest.mark.slow
-@pytest.mark.django_db
-def test_the_javascript_check_gives_each_case(rule_sets, tmp_path):
-    prepared = []
-    with translation.override("ja"):
-        for case in CASES:
-            with transaction.atomic():
-                meet, form = set_up(case)
-                prepared.append(
-                    {
-                        "name": case["name"],
-                        "input": form,
-                        "data": entry_check_data(meet),
-                        "expected": case["expected"],
-                        "render_contains": case.get("render_contains", []),
-                        "render_lacks": case.get("render_lacks", []),
-                    }
-                )
-                transaction.set_rollback(True)
-    out = run_js(prepared, tmp_path)
-    assert out.returncode == 0, out.stdout + out.stderr
-    assert f"{len(CASES)} cases, 0 differences" in out.stdout
-
-
 def server_lines(page: str) -> list[str]:
     """The lines of the live check the server drew (its htmx answer), as the script draws
     them: each ``<p class="…">…</p>`` on one line, whitespace between the tags dropped."""
@@ -230,11 +206,11 @@ def server_lines(page: str) -> list[str]:
     ]
 
 
-@pytest.mark.slow
 @pytest.mark.django_db
-def test_the_javascript_check_says_what_the_server_draws(rule_sets, organizer_client, tmp_path):
-    """ShirakabaCheck.render says what the template's partial ``settlement`` says, line for
-    line and class for class, of every case (the server's answer to the live check's post)."""
+def test_the_javascript_check_gives_each_case(rule_sets, organizer_client, tmp_path):
+    """The whole table in one Node process: each case's facts and refusal as the case says,
+    and ShirakabaCheck.render's lines as the template's partial ``settlement`` draws them,
+    line for line and class for class (the server's answer to the live check's post)."""
     prepared = []
     for case in CASES:
         with transaction.atomic():
@@ -253,16 +229,18 @@ def test_the_javascript_check_says_what_the_server_draws(rule_sets, organizer_cl
                     "name": case["name"],
                     "input": form,
                     "data": data,
-                    "expected": {},
+                    "expected": case["expected"],
+                    "render_contains": case.get("render_contains", []),
+                    "render_lacks": case.get("render_lacks", []),
                     "server_lines": server_lines(page.text),
                 }
             )
             transaction.set_rollback(True)
     out = run_js(prepared, tmp_path)
     assert out.returncode == 0, out.stdout + out.stderr
+    assert f"{len(CASES)} cases, 0 differences" in out.stdout
 
 
-@pytest.mark.slow
 def test_the_runner_fails_a_case_that_differs(tmp_path, db, rule_sets):
     """The runner is not a check that always passes: a wrong expectation fails it."""
     case = CASES[0]
@@ -278,7 +256,6 @@ def test_the_runner_fails_a_case_that_differs(tmp_path, db, rule_sets):
     assert "1 cases, 1 differences" in out.stdout
 
 
-@pytest.mark.slow
 def test_a_wrong_sum_is_refused_on_the_device_as_online(
     organizer_client, meet, four_members, tmp_path
 ):
@@ -459,7 +436,8 @@ def random_form(rng: random.Random) -> dict[str, Any]:
 @pytest.mark.django_db
 def test_the_two_checks_agree_on_forms_made_at_random(rule_sets, tmp_path):
     """Beyond the table: 400 forms made at random (a fixed seed), each checked by GameForm and
-    by the script; every fact and message the same."""
+    by the script; every fact and message the same. Slow: 36 s, nearly all of it GameForm
+    checking and saving (rolled back) each form; the one Node run takes a tenth of a second."""
     rng = random.Random(31)
     prepared = []
     with translation.override("ja"):
@@ -569,3 +547,16 @@ def test_no_text_of_the_check_writes_a_rule_constant_in():
                 if numbers & constants:
                     written[f"{language}:{key}"] = text
     assert written == {}
+
+
+def test_the_table_runs_in_the_quick_loop():
+    """`make quick` leaves out the tests marked slow: the table's runs on both sides, the
+    drawing compared with the server's and the runner's own check are none of them."""
+    table = [
+        test_the_python_check_gives_each_case,
+        test_the_javascript_check_gives_each_case,
+        test_the_runner_fails_a_case_that_differs,
+        test_a_wrong_sum_is_refused_on_the_device_as_online,
+    ]
+    marked = [t.__name__ for t in table if "slow" in {m.name for m in getattr(t, "pytestmark", [])}]
+    assert marked == []
