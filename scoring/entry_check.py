@@ -7,9 +7,10 @@ Python check and the JavaScript check, so the two cannot drift apart."
 
 ``entry_check_data`` is put on the game form's page as JSON (``json_script``) and read by
 static/js/entry_check.js, which checks a game as ``GameForm`` and ``rules.check_game`` do.
-Each text is ``gettext`` of the msgid the server uses (the forms, the models'
-``INVALID_GAME_MESSAGES`` and the template's ``blocktranslate``, whose ``{{ total }}`` is
-``%(total)s`` in the msgid), left with its ``%(name)s`` placeholders for the script to fill.
+Each text is the server's own, taken from where the server says it (the forms' messages and
+the live check's lines, ``notation``, the models' ``INVALID_GAME_MESSAGES``, Django's fields),
+translated and left with its ``%(name)s`` placeholders for the script to fill; the limits the
+messages name come with them (``limits``).
 tests/scoring/entry_check_cases.json is the one table of cases both checks are held to.
 """
 
@@ -19,12 +20,11 @@ from typing import Any
 
 from django import forms
 from django.core.validators import MaxValueValidator, MinValueValidator
-from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
 from members.models import CONTROL_CHARACTERS, NAME_LENGTH, Member
 from scoring import rules
-from scoring.forms import GAME_FORM_MESSAGES, LIMITS, GameForm
+from scoring.forms import GAME_FORM_MESSAGES, LIMITS, SETTLEMENT_MESSAGES, GameForm
 from scoring.hands import Level
 from scoring.models import INVALID_GAME_MESSAGES, LAST_ROUND, LAST_TABLE, BigHand, Meet, RuleSet
 from scoring.models.games import MEMBER_TWICE, YAKUMAN_NAME_LONG
@@ -57,24 +57,9 @@ MESSAGES: dict[str, Any] = {
     "max_value": MaxValueValidator.message,
     "unit_invalid": forms.ChoiceField.default_error_messages["invalid_choice"],
     "save_anyway": GameForm.base_fields["confirm_scores"].label,
-    # templates/scoring/game_form.html, partial ``settlement``
-    "name_guest_taken": gettext_noop("%(seat)s “%(text)s”: a member already; untick 「New guest」"),
-    "name_several": gettext_noop("%(seat)s “%(text)s”: which one? %(names)s"),
-    "name_close": gettext_noop("%(seat)s “%(text)s”: no such member (close: %(names)s)"),
-    "name_nobody": gettext_noop("%(seat)s “%(text)s”: no such member"),
-    "guest_hint": gettext_noop(
-        "A guest new to the score book? Tick 「New guest」 for the seat in the section below "
-        "the save button."
-    ),
-    "seat_message": gettext_noop("%(seat)s: %(message)s"),
-    "total_short": gettext_noop("Total %(total)s points: %(short)s points short"),
-    "total_over": gettext_noop("Total %(total)s points: %(over)s points over"),
-    "taken_off_top": gettext_noop("(taken off the top)"),
-    "total_ok": gettext_noop("Total %(total)s points ✓"),
-    "so_far": gettext_noop("%(n)s of %(players)s scores in: %(total)s points so far"),
-    "filled": gettext_noop("%(seat)s: %(score)s points, the rest of the table total (left blank)"),
+    # the live check's own lines (the partial ``settlement`` of templates/scoring/game_form.html)
+    **SETTLEMENT_MESSAGES,
     "settled_when_sent": _("Places and points are worked out when the game is sent."),
-    "placeholder": gettext_noop("Places and points appear here as you type."),
 }
 """The texts the script shows, by the key it knows them by: each the server's own, taken from
 where the server says it (the forms, ``notation``, the models, Django's fields), never spelled
@@ -94,9 +79,7 @@ GAME_CODES = (
 
 def entry_check_messages() -> dict[str, str]:
     """Every text of the live check in the active language, placeholders left in."""
-    said = {
-        key: gettext(text) if isinstance(text, str) else str(text) for key, text in MESSAGES.items()
-    }
+    said = {key: str(text) for key, text in MESSAGES.items()}
     said |= {code: str(INVALID_GAME_MESSAGES[code]) for code in GAME_CODES}
     return said
 

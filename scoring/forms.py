@@ -42,6 +42,7 @@ from scoring.notation import (
     format_big_hands,
     parse_big_hands,
     parse_score,
+    points,
     seat_label,
 )
 from scoring.schedule import WEEKS_OF_MONTH, Repeat, planned_days
@@ -335,6 +336,72 @@ LIMITS = {
 }
 """The rule constants the messages name, as the messages write numbers (32,600): every
 message of the game form is formatted with them (and the device's too)."""
+
+SETTLEMENT_MESSAGES = {
+    "name_guest_taken": _("%(seat)s “%(text)s”: a member already; untick 「New guest」"),
+    "name_several": _("%(seat)s “%(text)s”: which one? %(names)s"),
+    "name_close": _("%(seat)s “%(text)s”: no such member (close: %(names)s)"),
+    "name_nobody": _("%(seat)s “%(text)s”: no such member"),
+    "guest_hint": _(
+        "A guest new to the score book? Tick 「New guest」 for the seat in the section below "
+        "the save button."
+    ),
+    "seat_message": _("%(seat)s: %(message)s"),
+    "total_short": _("Total %(total)s points: %(short)s points short"),
+    "total_over": _("Total %(total)s points: %(over)s points over"),
+    "total_over_off_top": _("Total %(total)s points: %(over)s points over (taken off the top)"),
+    "total_ok": _("Total %(total)s points ✓"),
+    "so_far": _("%(n)s of %(players)s scores in: %(total)s points so far"),
+    "filled": _("%(seat)s: %(score)s points, the rest of the table total (left blank)"),
+    "placeholder": _("Places and points appear here as you type."),
+}
+"""The live check's own lines, by the name the device knows each by: the partial
+``settlement`` of templates/scoring/game_form.html draws them from ``settlement_lines``, the
+device from static/js/entry_check.js's ``settlementLines``."""
+
+
+def settlement_lines(preview: dict[str, Any]) -> list[dict[str, Any]]:
+    """The live check's lines above the doubtful scores, as data: each line's ``class``, the
+    message it says (``say``, a key of SETTLEMENT_MESSAGES; empty for a message the form said
+    already, in ``text`` alone), its parameters as shown, and its ``text``. The device makes
+    the same lines of its own check (the table of cases holds the two to each other), and
+    both are drawn as ``<p class="…">text</p>``."""
+    lines: list[dict[str, Any]] = []
+
+    def say(css: str, key: str, **params: str) -> None:
+        text = str(SETTLEMENT_MESSAGES[key]) % params
+        lines.append({"class": css, "say": key, "params": params, "text": text})
+
+    for n in preview["names"]:
+        if n["guest_taken"]:
+            key = "name_guest_taken"
+        elif n["several"]:
+            key = "name_several"
+        else:
+            key = "name_close" if n["candidates"] else "name_nobody"
+        say("check bad", key, seat=n["seat"], text=n["text"], names=n["candidates"])
+    if preview["guest_hint"]:
+        say("help", "guest_hint")
+    for error in preview["deposits"]:
+        lines.append({"class": "check bad", "say": "", "params": {}, "text": str(error)})
+    for s in preview["scores"]:
+        say("check bad", "seat_message", seat=s["seat"], message=str(s["message"]))
+    total = points(preview["total"])
+    if not preview["complete"]:
+        n, players = str(preview["entered"]), str(preview["players"])
+        say("check", "so_far", n=n, players=players, total=total)
+    elif preview["short"]:
+        say("check bad", "total_short", total=total, short=points(preview["short"]))
+    elif preview["over"] and preview["excess_off_top"]:
+        say("check warn", "total_over_off_top", total=total, over=points(preview["over"]))
+    elif preview["over"]:
+        say("check bad", "total_over", total=total, over=points(preview["over"]))
+    else:
+        say("check ok", "total_ok", total=total)
+    if preview["filled_seat"]:
+        seat, score = preview["filled_seat"], points(preview["filled_score"])
+        say("filled", "filled", seat=seat, score=score)
+    return lines
 
 
 class SeatForm(forms.Form):
@@ -708,6 +775,7 @@ class GameForm(forms.Form):
             "rows": [],
             "problem": "",
         }
+        context["lines"] = settlement_lines(context)
         if not (valid and complete):
             return context
         try:
