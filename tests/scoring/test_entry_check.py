@@ -461,7 +461,7 @@ def random_form(rng: random.Random) -> dict[str, Any]:
 @pytest.mark.django_db
 def test_the_two_checks_agree_on_forms_made_at_random(rule_sets, tmp_path):
     """Beyond the table: 400 forms made at random (a fixed seed), each checked by GameForm and
-    by the script; every fact and message the same. Slow: 36 s, nearly all of it GameForm
+    by the script; every fact, message and line of the live check the same. Slow: 36 s, nearly all of it GameForm
     checking and saving (rolled back) each form; the one Node run takes a tenth of a second."""
     rng = random.Random(31)
     prepared = []
@@ -477,6 +477,7 @@ def test_the_two_checks_agree_on_forms_made_at_random(rule_sets, tmp_path):
                         "input": form,
                         "data": entry_check_data(meet),
                         "expected": {key: result.get(key) for key in COMPARED},
+                        "lines": result.get("lines", []),
                     }
                 )
                 transaction.set_rollback(True)
