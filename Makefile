@@ -9,7 +9,7 @@ AXE := tests/browser/node_modules/axe-core/axe.min.js
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: start test quick setup lint messages bench load serve system-app system-test
+.PHONY: start test quick setup lint messages bench load serve system-app system-test system-quick
 
 # System packages (Debian's names). The app: WeasyPrint's Pango, and HarfBuzz's font subsetter
 # (without it every PDF takes twice as long). The tests: Chromium for the browser tests and npm
@@ -36,6 +36,8 @@ system-app:
 	$(call install_missing,$(APP_PACKAGES))
 system-test:
 	$(call install_missing,$(TEST_PACKAGES))
+system-quick:
+	$(call install_missing,nodejs:node)
 
 # The server and the workers run under shirakaba.supervise, `exec`ed so that make is its parent:
 # they all end when make ends, however it ends (SIGTERM, Ctrl-C, even SIGKILL).
@@ -71,10 +73,11 @@ serve: $(STAMP) system-app
 test: $(STAMP) system-test $(AXE)
 	$(VENV)/bin/pytest $(ARGS)
 
-# The quick loop while working: no browser tests and none marked slow; needs neither
-# Chromium nor npm. Two workers (pytest-xdist), one a core here; QUICK_WORKERS=0 runs in one.
+# The quick loop while working: no browser tests and none marked slow; needs Node.js (the
+# game check's table of cases runs against static/js/entry_check.js in it), not Chromium.
+# Two workers (pytest-xdist), one a core here; QUICK_WORKERS=0 runs in one.
 QUICK_WORKERS ?= 2
-quick: $(STAMP)
+quick: $(STAMP) system-quick
 	$(VENV)/bin/pytest -n $(QUICK_WORKERS) -m 'not slow and not browser' $(ARGS)
 
 # lint-imports: the import drawing's contracts in pyproject.toml (one way down, no circle).

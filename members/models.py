@@ -17,18 +17,18 @@ NAME_LENGTH = 40  # a member's name, as written (佐藤 和子): the form and th
 NOTE_LENGTH = 200  # a one-line note (a member's, a meet's, a game's)
 
 
+CONTROL_CHARACTERS = _(
+    "Control characters and invisible format characters (such as a tab, an escape "
+    "or a mark that turns the text around) cannot be part of this text."
+)
+
+
 def no_control_characters(text: str) -> None:
     """Names and one-line notes: a control character (Unicode category Cc) breaks the Excel
     reports and the CSV, and an invisible format character (Cf: U+202E and the other
     text-direction marks, zero-width spaces) makes a name show as another than it is."""
     if any(unicodedata.category(char) in {"Cc", "Cf"} for char in text):
-        raise ValidationError(
-            _(
-                "Control characters and invisible format characters (such as a tab, an escape "
-                "or a mark that turns the text around) cannot be part of this text."
-            ),
-            code="control_character",
-        )
+        raise ValidationError(CONTROL_CHARACTERS, code="control_character")
 
 
 def name_key(text: str) -> str:

@@ -43,6 +43,7 @@ from scoring.notation import (
     format_big_hands,
     parse_big_hands,
     parse_score,
+    points,
     seat_label,
 )
 from scoring.schedule import WEEKS_OF_MONTH, Repeat, planned_days
@@ -317,6 +318,113 @@ class ScoreUnit:
     ]
 
 
+GAME_FORM_MESSAGES = {
+    "several": _("Several members match %(text)s: %(names)s. Type more."),
+    "unknown": _("No member is called %(text)s."),
+    "guest_exists": _(
+        "There is a member called %(name)s already: untick 「New guest」 to choose them."
+    ),
+    "who_sat_here": _("Who sat here?"),
+    "score_beyond": _("%(score)s points is beyond ±%(score_limit)s; please check."),
+    "score_not_hundreds": _(
+        "%(score)s is not a multiple of %(score_unit)s points. Did you mean to type in hundreds?"
+    ),
+    "deposits_unit": _(
+        "Deposits held: %(deposits)s points is not a multiple of %(deposit_unit)s points."
+    ),
+    "nothing_entered": _("Enter the players and their scores."),
+    "guest_twice": _("This guest is entered twice."),
+    "enter_score": _("Enter the score."),
+    "doubtful": _("Check the scores, or tick 「Save anyway」 to keep them."),
+    "doubt_under": _("%(seat)s: %(score)s points is under %(likely_low)s."),
+    "doubt_over": _("%(seat)s: %(score)s points is over %(likely_high)s."),
+    "doubt_far": _(
+        "%(seat)s: %(score)s points (the blank, filled in) is more than %(filled_gap)s points "
+        "away from the scores typed."
+    ),
+}
+"""What the game form says of a seat and of the table, each by the name the check on the
+device knows it by (scoring/entry_check.py sends them there, translated)."""
+SAID = GAME_FORM_MESSAGES
+
+LIMITS = {
+    "score_limit": f"{rules.SCORE_LIMIT:,}",
+    "score_unit": f"{rules.SCORE_UNIT:,}",
+    "deposit_unit": f"{rules.DEPOSIT_UNIT:,}",
+    "likely_low": f"{rules.LIKELY_SCORES[0]:,}",
+    "likely_high": f"{rules.LIKELY_SCORES[1]:,}",
+    "filled_gap": f"{rules.FILLED_GAP:,}",
+}
+"""The rule constants the messages name, as the messages write numbers (32,600): every
+message of the game form is formatted with them (and the device's too)."""
+
+SETTLEMENT_MESSAGES = {
+    "name_guest_taken": _("%(seat)s “%(text)s”: a member already; untick 「New guest」"),
+    "name_several": _("%(seat)s “%(text)s”: which one? %(names)s"),
+    "name_close": _("%(seat)s “%(text)s”: no such member (close: %(names)s)"),
+    "name_nobody": _("%(seat)s “%(text)s”: no such member"),
+    "guest_hint": _(
+        "A guest new to the score book? Tick 「New guest」 for the seat in the section below "
+        "the save button."
+    ),
+    "seat_message": _("%(seat)s: %(message)s"),
+    "total_short": _("Total %(total)s points: %(short)s points short"),
+    "total_over": _("Total %(total)s points: %(over)s points over"),
+    "total_over_off_top": _("Total %(total)s points: %(over)s points over (taken off the top)"),
+    "total_ok": _("Total %(total)s points ✓"),
+    "so_far": _("%(n)s of %(players)s scores in: %(total)s points so far"),
+    "filled": _("%(seat)s: %(score)s points, the rest of the table total (left blank)"),
+    "placeholder": _("Places and points appear here as you type."),
+}
+"""The live check's own lines, by the name the device knows each by: the partial
+``settlement`` of templates/scoring/game_form.html draws them from ``settlement_lines``, the
+device from static/js/entry_check.js's ``settlementLines``."""
+
+
+def settlement_lines(preview: dict[str, Any]) -> list[dict[str, Any]]:
+    """The live check's lines above the doubtful scores, as data: each line's ``class``, the
+    message it says (``say``, a key of SETTLEMENT_MESSAGES; empty for a message the form said
+    already, in ``text`` alone), its parameters as shown, and its ``text``. The device makes
+    the same lines of its own check (the table of cases holds the two to each other), and
+    both are drawn as ``<p class="…">text</p>``."""
+    lines: list[dict[str, Any]] = []
+
+    def say(css: str, key: str, **params: str) -> None:
+        text = str(SETTLEMENT_MESSAGES[key]) % params
+        lines.append({"class": css, "say": key, "params": params, "text": text})
+
+    for n in preview["names"]:
+        if n["guest_taken"]:
+            key = "name_guest_taken"
+        elif n["several"]:
+            key = "name_several"
+        else:
+            key = "name_close" if n["candidates"] else "name_nobody"
+        say("check bad", key, seat=n["seat"], text=n["text"], names=n["candidates"])
+    if preview["guest_hint"]:
+        say("help", "guest_hint")
+    for error in preview["deposits"]:
+        lines.append({"class": "check bad", "say": "", "params": {}, "text": str(error)})
+    for s in preview["scores"]:
+        say("check bad", "seat_message", seat=s["seat"], message=str(s["message"]))
+    total = points(preview["total"])
+    if not preview["complete"]:
+        n, players = str(preview["entered"]), str(preview["players"])
+        say("check", "so_far", n=n, players=players, total=total)
+    elif preview["short"]:
+        say("check bad", "total_short", total=total, short=points(preview["short"]))
+    elif preview["over"] and preview["excess_off_top"]:
+        say("check warn", "total_over_off_top", total=total, over=points(preview["over"]))
+    elif preview["over"]:
+        say("check bad", "total_over", total=total, over=points(preview["over"]))
+    else:
+        say("check ok", "total_ok", total=total)
+    if preview["filled_seat"]:
+        seat, score = preview["filled_seat"], points(preview["filled_score"])
+        say("filled", "filled", seat=seat, score=score)
+    return lines
+
+
 class SeatForm(forms.Form):
     """One seat's row: who sat there, the score as typed, chombo, mangan or better.
 
@@ -389,7 +497,7 @@ class SeatForm(forms.Form):
             if found:
                 self.candidates = found[:5]
                 raise ValidationError(
-                    _("Several members match %(text)s: %(names)s. Type more."),
+                    SAID["several"],
                     code="ambiguous",
                     params={"text": text, "names": "、".join(m.name for m in self.candidates)},
                 )
@@ -398,9 +506,7 @@ class SeatForm(forms.Form):
             self.candidates = everyone.matching(text[:end])[:5]
             if self.candidates:
                 break
-        raise ValidationError(
-            _("No member is called %(text)s."), code="unknown", params={"text": text}
-        )
+        raise ValidationError(SAID["unknown"], code="unknown", params={"text": text})
 
     def _new_guest(self, text: str) -> Member:
         """A guest added at the table (issue 29 §3), not saved yet: ``GameForm.save`` saves
@@ -416,9 +522,7 @@ class SeatForm(forms.Form):
             return namesake
         if namesake is not None:
             raise ValidationError(
-                _(
-                    "There is a member called %(name)s already: untick 「New guest」 to choose them."
-                ),
+                SAID["guest_exists"],
                 code="guest_exists",
                 params={"name": namesake.name},
             )
@@ -431,14 +535,10 @@ class SeatForm(forms.Form):
             return None
         value = parse_score(text) * (100 if self.unit == ScoreUnit.HUNDREDS else 1)
         if abs(value) > rules.SCORE_LIMIT:
-            raise ValidationError(
-                _("%(score)s points is beyond ±1,000,000; please check."),
-                params={"score": f"{value:,}"},
-            )
+            raise ValidationError(SAID["score_beyond"], params={"score": f"{value:,}", **LIMITS})
         if value % rules.SCORE_UNIT:
             raise ValidationError(
-                _("%(score)s is not a multiple of 100 points. Did you mean to type in hundreds?"),
-                params={"score": f"{value:,}"},
+                SAID["score_not_hundreds"], params={"score": f"{value:,}", **LIMITS}
             )
         return value
 
@@ -452,7 +552,7 @@ class SeatForm(forms.Form):
         # the game failed to settle with a server error.
         named = str(self["player"].value() or "").strip()
         if not named and self["score"].value() and "player" not in self.errors:
-            self.add_error("player", _("Who sat here?"))
+            self.add_error("player", SAID["who_sat_here"])
         return data
 
     def is_empty(self) -> bool:
@@ -593,19 +693,19 @@ class GameForm(forms.Form):
         if self.has_errors():
             return data
         if not rows:
-            raise ValidationError(_("Enter the players and their scores."))
+            raise ValidationError(SAID["nothing_entered"])
         new_guests: set[str] = set()
         for row, _score in rows:
             player = row.cleaned_data.get("player")
             if isinstance(player, Member) and player.pk is None:
                 if name_key(player.name) in new_guests:
-                    row.add_error("player", _("This guest is entered twice."))
+                    row.add_error("player", SAID["guest_twice"])
                 new_guests.add(name_key(player.name))
         if self.has_errors():
             return data
         for row, score in rows:
             if score is None:
-                row.add_error("score", _("Enter the score."))
+                row.add_error("score", SAID["enter_score"])
                 continue
             player, chombo, hands = (row.cleaned_data[f] for f in ("player", "chombo", "hands"))
             self.entries.append(PlayerEntry(player, row.seat, score, chombo or 0, hands))
@@ -613,9 +713,7 @@ class GameForm(forms.Form):
         if self.doubts and not data.get("confirm_scores"):
             self.add_error(
                 "confirm_scores",
-                ValidationError(
-                    _("Check the scores, or tick 「Save anyway」 to keep them."), code="doubtful"
-                ),
+                ValidationError(SAID["doubtful"], code="doubtful"),
             )
         return data
 
@@ -627,24 +725,17 @@ class GameForm(forms.Form):
         value = typed * (100 if unit == ScoreUnit.HUNDREDS else 1)
         if value % rules.DEPOSIT_UNIT:
             raise ValidationError(
-                _("Deposits held: %(deposits)s points is not a multiple of 1,000 points."),
+                SAID["deposits_unit"],
                 code="deposits_unit",
-                params={"deposits": f"{value:,}"},
+                params={"deposits": f"{value:,}", **LIMITS},
             )
         return value
 
     def doubt_messages(self) -> list[str]:
         """What the warning says of each doubtful score (``rules.doubtful_scores``)."""
-        said = {
-            rules.Doubt.UNDER: _("%(seat)s: %(score)s points is under 1,000."),
-            rules.Doubt.OVER: _("%(seat)s: %(score)s points is over 100,000."),
-            rules.Doubt.FAR: _(
-                "%(seat)s: %(score)s points (the blank, filled in) is more than 30,000 points "
-                "away from the scores typed."
-            ),
-        }
         return [
-            str(said[d.doubt]) % {"seat": seat_label(d.seat), "score": f"{d.score:,}"}
+            str(SAID[f"doubt_{d.doubt}"])
+            % {"seat": seat_label(d.seat), "score": f"{d.score:,}", **LIMITS}
             for d in self.doubts
         ]
 
@@ -727,6 +818,7 @@ class GameForm(forms.Form):
             "rows": [],
             "problem": "",
         }
+        context["lines"] = settlement_lines(context)
         if not (valid and complete):
             return context
         try:

@@ -159,6 +159,10 @@ def format_big_hands(hands: Sequence[tuple[str, str]]) -> str:
     )
 
 
+BAD_HAND = _("%(word)s is not a hand level (満貫, 跳満, 倍満, 三倍満, 役満).")
+NAMED_HAND = _("Only a yakuman carries a name.")
+
+
 def parse_big_hands(text: str) -> list[tuple[str, str]]:
     """Read 満貫;跳満;役満(国士無双) (or short 満 跳 倍 三 役, separated by ; 、 , or spaces).
 
@@ -172,14 +176,14 @@ def parse_big_hands(text: str) -> list[tuple[str, str]]:
         level = HAND_WORDS.get(match.group("word").strip().lower()) if match else None
         if match is None or level is None:
             raise ValidationError(
-                _("%(word)s is not a hand level (満貫, 跳満, 倍満, 三倍満, 役満)."),
+                BAD_HAND,
                 code="bad_hand",
                 params={"word": word},
             )
         name = (match.group("name") or "").strip()
         no_control_characters(name)
         if name and level != HandLevel.YAKUMAN:
-            raise ValidationError(_("Only a yakuman carries a name."), code="named_hand")
+            raise ValidationError(NAMED_HAND, code="named_hand")
         hands.append((level.value, name))
     return hands
 
@@ -191,6 +195,9 @@ SCORE_SIGNS = "-−ー▲"
 Japanese keyboard types it), ▲3,200 (the accountant's triangle)."""
 
 MINUS = "\u2212"  # − (a real minus sign, as printed score sheets use)
+
+
+BAD_SCORE = _("Type the score as a number (%(value)s given).")
 
 
 def parse_score(text: str) -> int:
@@ -207,7 +214,7 @@ def parse_score(text: str) -> int:
         folded = folded[1:]
     if not re.fullmatch(r"\d{1,9}", folded):
         raise ValidationError(
-            _("Type the score as a number (%(value)s given)."),
+            BAD_SCORE,
             code="bad_score",
             params={"value": text.strip()},
         )

@@ -27,7 +27,10 @@ from members.models import NOTE_LENGTH, Member, no_control_characters
 from scoring import rules
 from scoring.models.meets import LAST_ROUND, LAST_TABLE, Meet, finalised_error
 from scoring.models.rule_sets import RuleSet, invalid_game_error
-from scoring.notation import HandLevel, Seat
+from scoring.notation import NAMED_HAND, HandLevel, Seat
+
+MEMBER_TWICE = _("%(name)s is entered twice.")
+YAKUMAN_NAME_LONG = _("A yakuman name has at most %(n)s characters.")
 
 _settlement_writes: ContextVar[bool] = ContextVar("settlement_writes", default=False)
 
@@ -196,7 +199,7 @@ class Hanchan(SettledRecord):
             if entry.member.pk is not None and entry.member.pk in seen:
                 errors.append(
                     ValidationError(
-                        _("%(name)s is entered twice."),
+                        MEMBER_TWICE,
                         code="member_twice",
                         params={"name": entry.member.name},
                     )
@@ -208,11 +211,11 @@ class Hanchan(SettledRecord):
                         ValidationError(_("Unknown hand level: %(level)s"), params={"level": level})
                     )
                 elif yakuman_name and level != HandLevel.YAKUMAN:
-                    errors.append(ValidationError(_("Only a yakuman carries a name.")))
+                    errors.append(ValidationError(NAMED_HAND))
                 elif len(yakuman_name) > BigHand.NAME_LENGTH:
                     errors.append(
                         ValidationError(
-                            _("A yakuman name has at most %(n)s characters."),
+                            YAKUMAN_NAME_LONG,
                             code="yakuman_name_long",
                             params={"n": BigHand.NAME_LENGTH},
                         )

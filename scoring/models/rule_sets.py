@@ -25,7 +25,7 @@ INVALID_GAME_MESSAGES = {
     "score_not_multiple": _("%(seat)s: %(score)s is not a multiple of %(unit)s points."),
     "chombo_negative": _("%(seat)s: the chombo count cannot be negative."),
     "chombo_too_many": _("%(seat)s: %(chombo)s chombo is more than %(limit)s; please check."),
-    "bad_deposits": _("Deposits held must be whole 1,000-point sticks (%(deposits)s given)."),
+    "bad_deposits": _("Deposits held must be whole %(unit)s-point sticks (%(deposits)s given)."),
     "table_short": _(
         "The table adds up to %(total)s points: %(difference)s short of %(expected)s."
     ),

@@ -3,6 +3,7 @@ of layout only (no arithmetic)."""
 
 from django import template
 
+from scoring.forms import SETTLEMENT_MESSAGES
 from scoring.notation import meet_date, points, rate, seat_label, sign_class, signed, signed_p
 from scoring.standings import DayLine, GameLine
 
@@ -16,6 +17,12 @@ register.filter("sign_class", sign_class)
 register.filter("meet_date", meet_date)
 register.filter("rate", rate)
 register.filter("signed", signed)
+
+
+@register.simple_tag
+def settlement_says(key: str) -> str:
+    """A line of the live check that its data does not carry (forms.SETTLEMENT_MESSAGES)."""
+    return str(SETTLEMENT_MESSAGES[key])
 
 
 @register.filter

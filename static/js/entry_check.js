@@ -258,10 +258,10 @@
     if (value0 === null) return { error: fmt(said.bad_score, { value: text }) };
     const value = value0 * (hundreds ? 100 : 1);
     if (Math.abs(value) > data.score_limit) {
-      return { error: fmt(said.score_beyond, { score: comma(value) }) };
+      return { error: fmt(said.score_beyond, { ...data.limits, score: comma(value) }) };
     }
     if (value % data.score_unit) {
-      return { error: fmt(said.score_not_hundreds, { score: comma(value) }) };
+      return { error: fmt(said.score_not_hundreds, { ...data.limits, score: comma(value) }) };
     }
     return { value };
   };
@@ -328,7 +328,9 @@
       // "預かり in points, read in the scores' unit (ScoreUnit): 10 in hundreds is 1,000."
       const value = (typedDeposits.value || 0n) * (unit === HUNDREDS ? 100n : 1n);
       if (value % BigInt(data.deposit_unit)) {
-        errors.deposits_held.push(fmt(said.deposits_unit, { deposits: comma(value) }));
+        errors.deposits_held.push(
+          fmt(said.deposits_unit, { ...data.limits, deposits: comma(value) }),
+        );
       } else {
         deposits = value;
       }
@@ -500,7 +502,7 @@
       ),
       deposits: [...errors.deposits_held],
       doubts: doubts.map((d) =>
-        fmt(doubtSaid[d.doubt], { seat: labels[d.seat], score: comma(d.score) }),
+        fmt(doubtSaid[d.doubt], { ...data.limits, seat: labels[d.seat], score: comma(d.score) }),
       ),
       confirm_scores: Boolean(input.confirm_scores),
       seat_names: seats.map((row) => {
@@ -570,42 +572,51 @@
     return `<script id="${id}" type="application/json">${json}</script>`;
   };
 
+  // forms.settlement_lines: the live check's lines above the doubtful scores, as data: each
+  // line's class, the message it says (a key of forms.SETTLEMENT_MESSAGES; "" for a message
+  // the check said already, in `text` alone), its parameters as shown, and its text. The same
+  // lines as the server's of the same form (the table of cases holds the two to each other).
+  const settlementLines = (result, data) => {
+    const lines = [];
+    const say = (css, key, params = {}) =>
+      lines.push({ class: css, say: key, params, text: fmt(data.messages[key], params) });
+    for (const n of result.names) {
+      let key;
+      if (n.guest_taken) key = "name_guest_taken";
+      else if (n.several) key = "name_several";
+      else key = n.candidates ? "name_close" : "name_nobody";
+      say("check bad", key, { seat: n.seat, text: n.text, names: n.candidates });
+    }
+    if (result.guest_hint) say("help", "guest_hint");
+    for (const e of result.deposits) lines.push({ class: "check bad", say: "", params: {}, text: e });
+    for (const s of result.scores) {
+      say("check bad", "seat_message", { seat: s.seat, message: s.message });
+    }
+    const total = points(result.total);
+    if (!result.complete) {
+      const n = String(result.entered);
+      say("check", "so_far", { n, players: String(result.players), total });
+    } else if (result.short) {
+      say("check bad", "total_short", { total, short: points(result.short) });
+    } else if (result.over && result.excess_off_top) {
+      say("check warn", "total_over_off_top", { total, over: points(result.over) });
+    } else if (result.over) {
+      say("check bad", "total_over", { total, over: points(result.over) });
+    } else {
+      say("check ok", "total_ok", { total });
+    }
+    if (result.filled_seat) {
+      say("filled", "filled", { seat: result.filled_seat, score: points(result.filled_score) });
+    }
+    return lines;
+  };
+
   // The inside of <section id="settlement">, as the template's partial `settlement` draws it.
   const render = (result, data) => {
     const said = data.messages;
     const line = (cls, text) => `<p class="${cls}">${escape(text)}</p>`;
     if (!result.ready) return line("muted", said.placeholder);
-    const out = [];
-    for (const n of result.names) {
-      let text;
-      if (n.guest_taken) text = fmt(said.name_guest_taken, n);
-      else if (n.several) text = fmt(said.name_several, { ...n, names: n.candidates });
-      else if (n.candidates) text = fmt(said.name_close, { ...n, names: n.candidates });
-      else text = fmt(said.name_nobody, n);
-      out.push(line("check bad", text));
-    }
-    if (result.guest_hint) out.push(line("help", said.guest_hint));
-    for (const e of result.deposits) out.push(line("check bad", e));
-    for (const s of result.scores) out.push(line("check bad", fmt(said.seat_message, s)));
-    if (result.complete) {
-      const total = points(result.total);
-      if (result.short) {
-        out.push(line("check bad", fmt(said.total_short, { total, short: points(result.short) })));
-      } else if (result.over) {
-        let text = fmt(said.total_over, { total, over: points(result.over) });
-        if (result.excess_off_top) text += ` ${said.taken_off_top}`;
-        out.push(line(result.excess_off_top ? "check warn" : "check bad", text));
-      } else {
-        out.push(line("check ok", fmt(said.total_ok, { total })));
-      }
-    } else {
-      const params = { n: result.entered, players: result.players, total: points(result.total) };
-      out.push(line("check", fmt(said.so_far, params)));
-    }
-    if (result.filled_seat) {
-      const params = { seat: result.filled_seat, score: points(result.filled_score) };
-      out.push(line("filled", fmt(said.filled, params)));
-    }
+    const out = settlementLines(result, data).map((l) => line(l.class, l.text));
     if (result.doubts.length) {
       // As Django draws the box: marked invalid while unticked (the save is refused then).
       const box = result.confirm_scores
@@ -623,7 +634,7 @@
     return out.join("\n");
   };
 
-  const api = { read, check, render, parseScore, normaliseName };
+  const api = { read, check, settlementLines, render, parseScore, normaliseName };
   root.ShirakabaCheck = api;
   if (typeof module !== "undefined") module.exports = api;
 })(typeof self !== "undefined" ? self : globalThis);

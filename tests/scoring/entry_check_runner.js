@@ -3,7 +3,8 @@
 //
 //   node tests/scoring/entry_check_runner.js CASES.json
 //
-// CASES.json: [{name, input, data, expected, render_contains?, render_lacks?, server_lines?}],
+// CASES.json: [{name, input, data, expected, render_contains?, render_lacks?, lines?,
+// server_lines?}],
 // written by
 // tests/scoring/test_entry_check.py. Prints one line per case that differs and exits 1 then;
 // prints "N cases" and exits 0 when every case gives its expected values.
@@ -29,6 +30,11 @@ for (const c of cases) {
   }
   for (const [key, want] of Object.entries(c.expected)) {
     if (!same(result[key], want)) failures.push({ case: c.name, key, want, got: result[key] });
+  }
+  if (c.lines) {
+    // The live check's lines as data, as the server makes them of the same form.
+    const lines = result.ready ? check.settlementLines(result, c.data) : [];
+    if (!same(lines, c.lines)) failures.push({ case: c.name, key: "lines", want: c.lines, got: lines });
   }
   if (c.server_lines) {
     // The live check's lines as the server's partial draws them: the same, but for the line

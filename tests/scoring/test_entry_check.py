@@ -15,12 +15,14 @@ static/js/entry_check.js in Node (tests/scoring/entry_check_runner.js) with the 
 
 from __future__ import annotations
 
+import ast
 import html
 import json
 import random
 import re
 import shutil
 import subprocess
+from collections import Counter
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -32,7 +34,8 @@ from django.urls import reverse
 from django.utils import translation
 
 from members.models import Member
-from scoring.entry_check import entry_check_data
+from scoring import rules
+from scoring.entry_check import entry_check_data, entry_check_messages
 from scoring.forms import GameForm
 from scoring.models import Meet, RuleSet
 from tests.builders import ROOT
@@ -194,9 +197,20 @@ def js_result(form: dict[str, Any], data: dict[str, Any], tmp_path: Path) -> dic
     return result
 
 
-@pytest.mark.slow
+def server_lines(page: str) -> list[str]:
+    """The lines of the live check the server drew (its htmx answer), as the script draws
+    them: each ``<p class="…">…</p>`` on one line, whitespace between the tags dropped."""
+    return [
+        re.sub(r">\s+<", "><", line)
+        for line in re.findall(r'<p class="[^"]*"(?: role="alert")?>.*?</p>', page, re.S)
+    ]
+
+
 @pytest.mark.django_db
 def test_the_javascript_check_gives_each_case(rule_sets, tmp_path):
+    """The whole table in one Node process: each case's facts and refusal as the case says,
+    and the live check's lines (``settlementLines``: class, message, parameters, text) those
+    the server draws of the same form (``forms.settlement_lines``)."""
     prepared = []
     with translation.override("ja"):
         for case in CASES:
@@ -210,6 +224,7 @@ def test_the_javascript_check_gives_each_case(rule_sets, tmp_path):
                         "expected": case["expected"],
                         "render_contains": case.get("render_contains", []),
                         "render_lacks": case.get("render_lacks", []),
+                        "lines": GameForm(posted(form), meet=meet).preview().get("lines", []),
                     }
                 )
                 transaction.set_rollback(True)
@@ -218,20 +233,12 @@ def test_the_javascript_check_gives_each_case(rule_sets, tmp_path):
     assert f"{len(CASES)} cases, 0 differences" in out.stdout
 
 
-def server_lines(page: str) -> list[str]:
-    """The lines of the live check the server drew (its htmx answer), as the script draws
-    them: each ``<p class="…">…</p>`` on one line, whitespace between the tags dropped."""
-    return [
-        re.sub(r">\s+<", "><", line)
-        for line in re.findall(r'<p class="[^"]*"(?: role="alert")?>.*?</p>', page, re.S)
-    ]
-
-
 @pytest.mark.slow
 @pytest.mark.django_db
-def test_the_javascript_check_says_what_the_server_draws(rule_sets, organizer_client, tmp_path):
-    """ShirakabaCheck.render says what the template's partial ``settlement`` says, line for
-    line and class for class, of every case (the server's answer to the live check's post)."""
+def test_the_javascript_check_draws_what_the_server_draws(rule_sets, organizer_client, tmp_path):
+    """ShirakabaCheck.render draws what the template's partial ``settlement`` draws, line for
+    line and class for class, of every case (the server's answer to the live check's post).
+    Slow: a post a case, 4.5 s; the quick test above compares the lines as data."""
     prepared = []
     for case in CASES:
         with transaction.atomic():
@@ -259,7 +266,6 @@ def test_the_javascript_check_says_what_the_server_draws(rule_sets, organizer_cl
     assert out.returncode == 0, out.stdout + out.stderr
 
 
-@pytest.mark.slow
 def test_the_runner_fails_a_case_that_differs(tmp_path, db, rule_sets):
     """The runner is not a check that always passes: a wrong expectation fails it."""
     case = CASES[0]
@@ -275,7 +281,6 @@ def test_the_runner_fails_a_case_that_differs(tmp_path, db, rule_sets):
     assert "1 cases, 1 differences" in out.stdout
 
 
-@pytest.mark.slow
 def test_a_wrong_sum_is_refused_on_the_device_as_online(
     organizer_client, meet, four_members, tmp_path
 ):
@@ -456,7 +461,8 @@ def random_form(rng: random.Random) -> dict[str, Any]:
 @pytest.mark.django_db
 def test_the_two_checks_agree_on_forms_made_at_random(rule_sets, tmp_path):
     """Beyond the table: 400 forms made at random (a fixed seed), each checked by GameForm and
-    by the script; every fact and message the same."""
+    by the script; every fact, message and line of the live check the same. Slow: 36 s, nearly all of it GameForm
+    checking and saving (rolled back) each form; the one Node run takes a tenth of a second."""
     rng = random.Random(31)
     prepared = []
     with translation.override("ja"):
@@ -471,8 +477,92 @@ def test_the_two_checks_agree_on_forms_made_at_random(rule_sets, tmp_path):
                         "input": form,
                         "data": entry_check_data(meet),
                         "expected": {key: result.get(key) for key in COMPARED},
+                        "lines": result.get("lines", []),
                     }
                 )
                 transaction.set_rollback(True)
     out = run_js(prepared, tmp_path)
     assert out.returncode == 0, out.stdout[:6000] + out.stderr
+
+
+def python_texts(paths: list[Path]) -> Counter[str]:
+    """Every string these Python files spell (adjacent literals joined, as Python joins them)."""
+    found: Counter[str] = Counter()
+    for path in paths:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                found[node.value] += 1
+    return found
+
+
+def template_texts() -> Counter[str]:
+    """Every msgid the templates spell, ``{{ name }}`` written ``%(name)s`` as in the msgid."""
+    found: Counter[str] = Counter()
+    for path in (ROOT / "templates").rglob("*.html"):
+        text = path.read_text()
+        found.update(re.findall(r'{% translate "(.*?)"', text))
+        for body in re.findall(r"{% blocktranslate[^%]*%}(.*?){% endblocktranslate %}", text, re.S):
+            found[re.sub(r"{{ (\w+) }}", r"%(\1)s", body)] += 1
+    return found
+
+
+def test_every_text_the_device_shows_is_written_once():
+    """Each message the check on the device shows is the server's own, spelled once: what
+    sends the texts to the device (scoring/entry_check.py) and the scripts spell none that the
+    server spells elsewhere (the forms, the models, the templates), and none twice."""
+    with translation.override(None):
+        msgids = {key: str(text) for key, text in entry_check_messages().items()}
+    sender = ROOT / "scoring" / "entry_check.py"
+    apps = [
+        path
+        for app in ("scoring", "members", "shirakaba")
+        for path in (ROOT / app).rglob("*.py")
+        if "migrations" not in path.parts and path != sender
+    ]
+    server = python_texts(apps) + template_texts()
+    scripts = "".join(
+        re.sub(r"^\s*//.*$", "", p.read_text(), flags=re.M)  # comments may quote a text
+        for p in (ROOT / "static" / "js").glob("*.js")
+    )
+    device = python_texts([sender])
+    twice = {
+        key: msgid
+        for key, msgid in msgids.items()
+        if device[msgid] + scripts.count(msgid) > 1 or (device[msgid] and server[msgid])
+    }
+    assert twice == {}
+    assert not [msgid for msgid in msgids.values() if msgid in scripts]
+
+
+def test_no_text_of_the_check_writes_a_rule_constant_in():
+    """The limits a message names come from the rule constants as parameters: a message with
+    1,000 or 100,000 written in would go on saying it after the constant moved."""
+    constants = {
+        rules.SCORE_LIMIT,
+        rules.SCORE_UNIT,
+        rules.DEPOSIT_UNIT,
+        rules.CHOMBO_LIMIT,
+        *rules.LIKELY_SCORES,
+        rules.FILLED_GAP,
+    }
+    written = {}
+    for language in (None, "ja"):
+        with translation.override(language):
+            for key, text in entry_check_messages().items():
+                numbers = {int(n.replace(",", "")) for n in re.findall(r"\d[\d,]*\d|\d", text)}
+                if numbers & constants:
+                    written[f"{language}:{key}"] = text
+    assert written == {}
+
+
+def test_the_table_runs_in_the_quick_loop():
+    """`make quick` leaves out the tests marked slow: the table's runs on both sides, the
+    drawing compared with the server's and the runner's own check are none of them."""
+    table = [
+        test_the_python_check_gives_each_case,
+        test_the_javascript_check_gives_each_case,
+        test_the_runner_fails_a_case_that_differs,
+        test_a_wrong_sum_is_refused_on_the_device_as_online,
+    ]
+    marked = [t.__name__ for t in table if "slow" in {m.name for m in getattr(t, "pytestmark", [])}]
+    assert marked == []
