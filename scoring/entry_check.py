@@ -1,7 +1,7 @@
-"""What the game form's live check needs on the device (issue 31): the rule sets' parameters,
+"""What the game form's live check needs on the device: the rule sets' parameters,
 the members to match names against, the limits, and every text the check shows, translated.
 
-Issue 31: "The live sum check, the name check and the plausibility warnings work offline. The
+What it is for: "The live sum check, the name check and the plausibility warnings work offline. The
 page carries the rule set's parameters as data, and one table of cases runs against both the
 Python check and the JavaScript check, so the two cannot drift apart."
 

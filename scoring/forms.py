@@ -509,7 +509,7 @@ class SeatForm(forms.Form):
         raise ValidationError(SAID["unknown"], code="unknown", params={"text": text})
 
     def _new_guest(self, text: str) -> Member:
-        """A guest added at the table (issue 29 §3), not saved yet: ``GameForm.save`` saves
+        """A guest added at the table, not saved yet: ``GameForm.save`` saves
         it with the game, or not at all. A name like a member's (spaces and widths folded)
         is refused: that member is to be chosen instead, unless it is one of the
         ``known_guests`` (the guests a game stored for the device's id made: that game sent
@@ -667,7 +667,7 @@ class GameForm(forms.Form):
         self.filled_score: int | None = None
         self.scores: dict[int, int] = {}  # seat -> score, as read (with a filled-in blank)
         self.entries: list[PlayerEntry] = []
-        self.doubts: list[rules.DoubtfulScore] = []  # asked about before saving (issue 28, 7)
+        self.doubts: list[rules.DoubtfulScore] = []  # asked about before saving
         self.added_to_attendance: list[Member] = []  # by save()
         players: list[Member] = self.initial.get("players") or []
         rows = self.initial.get("seats") or [{"player": m.name} for m in players]
@@ -719,7 +719,7 @@ class GameForm(forms.Form):
 
     def clean_deposits_held(self) -> int:
         """預かり in points, read in the scores' unit (``ScoreUnit``): 10 in hundreds is 1,000.
-        A deposit that is not whole 1,000-point sticks is said of 預かり (issue 28, 8)."""
+        A deposit that is not whole 1,000-point sticks is said of 預かり."""
         typed: int = self.cleaned_data.get("deposits_held") or 0
         unit = self.cleaned_data.get("unit")
         value = typed * (100 if unit == ScoreUnit.HUNDREDS else 1)

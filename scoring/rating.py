@@ -1,6 +1,6 @@
 """The rating (レーティング), Tenhou's formula: pure arithmetic, no Django.
 
-Issue 29 §1, as the peers and health-mahjong circles publish it:
+As the peers and health-mahjong circles publish it:
 
     "start at R 1500; after each game, change = (rank points + (table's average R − own R) / 40)
     × a correction for new players; 4-player rank points +30/+10/−10/−30; 3-player +30/0/−30;

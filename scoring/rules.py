@@ -361,7 +361,7 @@ class DoubtfulScore:
 def doubtful_scores(scores: dict[int, int], filled_seat: int | None = None) -> list[DoubtfulScore]:
     """The scores a game form asks about before saving: a warning, never a refusal.
 
-    Issue 28, 7: "A mistyped digit is absorbed silently by the blank seat. Tried: in hundreds,
+    Why: "A mistyped digit is absorbed silently by the blank seat. Tried: in hundreds,
     typed 38 (meant 380), 240 and 240, and left 北 blank. Seen: 「合計 120,000 点 ✓」, with 北
     filled as 68,200. Wanted: a plausibility warning before saving, for example when the
     filled-in seat's score is far outside what the others suggest, or any score is under

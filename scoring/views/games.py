@@ -194,7 +194,7 @@ def _conflict(meet: Meet, reason: str, stored: Hanchan | None = None) -> JsonRes
 
 def _preview_at_load(form: GameForm) -> dict[str, Any]:
     """The live check drawn with the page: of what was sent, or of a stored game being
-    edited (issue 28, 11: it was empty until a key was typed); a new form's is empty."""
+    edited (it is drawn before any key is typed); a new form's is empty."""
     if form.is_bound:
         return form.preview()
     if form.game is not None:
@@ -203,7 +203,7 @@ def _preview_at_load(form: GameForm) -> dict[str, Any]:
 
 
 def _score_unit(request: HttpRequest) -> str:
-    """The unit this login typed scores in last (issue 28, 9: kept with the login); the
+    """The unit this login typed scores in last (kept with the login); the
     session's, as before, when the login has none kept yet."""
     user = request.user.pk
     kept = EntryPreference.objects.filter(user_id=user).first() if user is not None else None

@@ -1,4 +1,4 @@
-// The game form's live check on the device (issue 31): "The live sum check, the name check and
+// The game form's live check on the device: "The live sum check, the name check and
 // the plausibility warnings work offline. The page carries the rule set's parameters as data,
 // and one table of cases runs against both the Python check and the JavaScript check, so the
 // two cannot drift apart."
