@@ -193,7 +193,10 @@ def rating_table(request: HtmxHttpRequest) -> HttpResponse:
         "query": query,
         "groups": StandingsGroup.objects.all(),
         "group": group,
-        "player_choices": rating_players(group, filters.group_rule_sets),
+        "player_tabs": [
+            (n, query_for(filters, period="", players=n))
+            for n in rating_players(group, filters.group_rule_sets)
+        ],
         "standings_query": query_for(filters),
     }
     template = "scoring/rating.html"
