@@ -14,7 +14,8 @@ Eligibility (規定半荘数): an award with a minimum share counts only the mem
 ``ceil(meets held × games per meet × share / 100)`` games (the circles' 70 %: meets × 2 ×
 0.70; 12 meets → 16.8 → 17 games: "規定数以上", so a part of a game is rounded up).
 
-Guests (``Member.is_guest``) are left out unless the filters show them (``?guests=1``).
+Guests (``Member.is_guest``) are left out unless the filters show them (``?guests=1``); a
+guest who wins is named 「（ゲスト）」 as the standings name them.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from scoring.models import Award, Measure
-from scoring.notation import HandLevel, points, signed_p
+from scoring.notation import GUEST_MARK, HandLevel, points, signed_p
 from scoring.standings.club import Filters, StandingRow, compute_standings, results_for
 from scoring.standings.rating import rating_at_the_end
 
@@ -139,6 +140,13 @@ class Winner:
     member_id: int
     name: str
     figure: str  # as written: +123.4, 5 回, 2.10, 42,300 点; a reason for an award by hand
+    is_guest: bool = False
+
+    @property
+    def listed_name(self) -> str:
+        """The name as the awards page and the report list it: a guest's marked 「（ゲスト）」
+        (the certificate writes the name alone)."""
+        return f"{self.name}{GUEST_MARK}" if self.is_guest else self.name
 
 
 @dataclass
@@ -174,7 +182,8 @@ def award_result(award: Award, season: Season) -> AwardResult:
     result = AwardResult(award)
     if award.by_hand:
         if award.winner is not None and award.period_key == season.filters.period.key:
-            result.winners.append(Winner(award.winner.pk, award.winner.name, award.reason))
+            winner = award.winner
+            result.winners.append(Winner(winner.pk, winner.name, award.reason, winner.is_guest))
         return result
     rule = MEASURES.get(award.measure)
     if rule is None:
@@ -194,9 +203,8 @@ def award_result(award: Award, season: Season) -> AwardResult:
         eligible = {m: v for m, v in eligible.items() if v == best}
     for row in season.rows:  # in the standings' order (then furigana)
         if row.member_id in eligible:
-            result.winners.append(
-                Winner(row.member_id, row.name, rule.shown(eligible[row.member_id]))
-            )
+            figure = rule.shown(eligible[row.member_id])
+            result.winners.append(Winner(row.member_id, row.name, figure, row.is_guest))
     return result
 
 

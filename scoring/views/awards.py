@@ -59,7 +59,7 @@ def awards(request: HttpRequest) -> HttpResponse:
     for line in lines:  # each winner with their certificate's address, for the organizer
         line["winners"] = [
             {
-                "name": w.name,
+                "listed_name": w.listed_name,
                 "figure": w.figure,
                 "certificate": f"{certificate}?"
                 + _query(filters, award=line["award"].pk, member=w.member_id),

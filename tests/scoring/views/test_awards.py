@@ -144,3 +144,11 @@ def test_an_award_won_by_a_figure_is_not_deleted(organizer_client, award_season)
     response = organizer_client.post(reverse("scoring:award-delete"), {"award": total.pk})
     assert response.status_code == 404
     assert Award.objects.filter(pk=total.pk).exists()
+
+
+def test_a_guest_winner_is_marked_as_the_standings_mark_them(member_client, award_season):
+    """With guests counted, G (a guest) shares 役満賞 with C: named 「G ゲスト（ゲスト）」, as
+    the standings name a guest; C, a member, is named as before."""
+    text = member_client.get(f"{PAGE}?{H1}&guests=1").content.decode()
+    assert "G ゲスト（ゲスト）" in text
+    assert "C 会員（ゲスト）" not in text
