@@ -152,3 +152,11 @@ def test_a_guest_winner_is_marked_as_the_standings_mark_them(member_client, awar
     text = member_client.get(f"{PAGE}?{H1}&guests=1").content.decode()
     assert "G ゲスト（ゲスト）" in text
     assert "C 会員（ゲスト）" not in text
+
+
+def test_each_kind_of_game_has_its_winner_on_the_page(member_client, mixed_season):
+    """``mixed_season`` (worked out in tests/scoring/standings/test_awards.py): 最高平均順位賞
+    goes to B at 四人打ち 2.00 (at least 3 such games) and to F at 三人打ち 1.00 (at least 1)."""
+    text = member_client.get(f"{PAGE}?{H1}").content.decode()
+    assert "四人打ち 2.00" in text and "三人打ち 1.00" in text
+    assert "四人打ち 規定半荘数 3" in text and "三人打ち 規定半荘数 1" in text
