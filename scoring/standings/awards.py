@@ -42,8 +42,9 @@ from enum import StrEnum
 from fractions import Fraction
 
 from django.db.models import Count, Q
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 
 from scoring.models import Award, Measure
 from scoring.notation import GUEST_MARK, HandLevel, points, signed_p
@@ -99,13 +100,14 @@ players) or of every kind (None)."""
 @dataclass(frozen=True)
 class MeasureRule:
     """How an award is won: ``figures`` gives each member's figure (a member without one does
-    not compete), ``best`` which figure wins, ``shown`` how a figure is written, and ``scope``
-    which games it is judged on."""
+    not compete), ``best`` which figure wins, ``shown`` how a figure is written, ``scope``
+    which games it is judged on, and ``meaning`` what the awards page says of it."""
 
     figures: Figures
     best: Best
     shown: Callable[[Fraction], str]
     scope: Scope = Scope.EVERY
+    meaning: str | Promise = ""
 
 
 def _by_row(
@@ -188,43 +190,64 @@ MEASURES: dict[str, MeasureRule] = {
         _by_row(lambda r: r.total),
         Best.HIGHEST,
         _p,
+        meaning=gettext_lazy("The total P of every game in the period."),
     ),
     Measure.WINS: MeasureRule(
         _by_row(lambda r: r.wins, positive=True),
         Best.HIGHEST,
         _times,
+        meaning=gettext_lazy(
+            "Tops (1st places) of 3-player games count together with those of 4-player "
+            "games; a 1st place shared by a tie counts for each."
+        ),
     ),
     Measure.AVERAGE_PLACE: MeasureRule(
         _average_place,
         Best.LOWEST,
         _place,
         Scope.EACH,
+        gettext_lazy(
+            "4-player and 3-player games are judged apart. The minimum of games of a kind is "
+            "the share of meets × games a meet, times the share of seats at tables of that "
+            "kind. Averages are compared before they are rounded."
+        ),
     ),
     Measure.ATTENDANCE: MeasureRule(
         _every_meet,
         Best.EVERY,
         _times,
+        meaning=gettext_lazy(
+            "Members who played at least one game at every meet held in the period (a meet "
+            "with games of this group); a meet attended without playing does not count."
+        ),
     ),
     Measure.YAKUMAN: MeasureRule(
         _by_row(lambda r: r.big_hands.get(HandLevel.YAKUMAN, 0), positive=True),
         Best.EVERY,
         _times,
+        meaning=gettext_lazy("Everyone who won a hand with a yakuman."),
     ),
     Measure.BIG_HANDS: MeasureRule(
         _by_row(lambda r: r.big_hand_total, positive=True),
         Best.HIGHEST,
         _times,
+        meaning=gettext_lazy("Mangan, haneman, baiman, sanbaiman and yakuman counted together."),
     ),
     Measure.HIGHEST_SCORE: MeasureRule(
         _by_row(lambda r: r.highest_score),
         Best.HIGHEST,
         _points,
+        meaning=gettext_lazy("The highest score at the end of one game."),
     ),
     Measure.RATING: MeasureRule(
         _rating_at_the_end,
         Best.HIGHEST,
         _r,
         Scope.MAIN,
+        gettext_lazy(
+            "R at the end of the period, in the 4-player rating (the 3-player one in a group "
+            "without 4-player rules); the minimum counts games of that kind."
+        ),
     ),
 }
 """The measure registry: an award's ``measure`` -> how it is won."""
@@ -384,3 +407,17 @@ def rule_text(result: AwardResult) -> str:
             "seats at %(kind)s tables)"
         ) % {**values, "kind": kind_name(result.players)}
     return _("At least %(n)s games (%(share)s %% of meets × %(per)s)") % values
+
+
+def award_notes(results: list[AwardResult]) -> list[tuple[str, str]]:
+    """What the awards page says under its table of how each award listed is won: (the
+    award's name, what its measure counts), each award once."""
+    notes: list[tuple[str, str]] = []
+    seen: set[int] = set()
+    for result in results:
+        rule = MEASURES.get(result.award.measure)
+        if rule is None or not rule.meaning or result.award.pk in seen:
+            continue
+        seen.add(result.award.pk)
+        notes.append((result.award.name, str(rule.meaning)))
+    return notes

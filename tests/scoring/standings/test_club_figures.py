@@ -17,7 +17,7 @@ from scoring.standings import (
     compute_standings,
     meet_sheet,
 )
-from tests.builders import row_of
+from tests.builders import play, row_of
 
 pytestmark = pytest.mark.django_db
 D = Decimal
@@ -142,3 +142,17 @@ def test_one_kind_of_game_keeps_the_plain_average_place(guest_season):
     assert "平均順位" in four and "三人打ち平均順位" not in four
     three = [str(c.heading) for c in STANDINGS.shown(Medium.PAGE, Shown(four=False, three=True))]
     assert "三人打ち平均順位" in three and "平均順位" not in three
+
+
+def test_a_score_of_exactly_zero_is_not_below_zero(club_rule, four_members):
+    """箱割れ is a final score below 0 (sheet 002: 「箱割れとなっても局は継続します」; sheet 001
+    and 003: 「ちょうど 0 点は続行」). 東山 60,000, 南野 30,000, 西川 30,000, 北村 0: 北村 ends at
+    exactly 0, not below it; then 北村 −100: below zero once in two games (rate .500)."""
+    meet = Meet.objects.create(date="2025-04-09", kind="wed", rule_set=club_rule)
+    north = four_members[3]
+    play(meet, 1, 1, club_rule, four_members, [60_000, 30_000, 30_000, 0])
+    row = row_of(compute_standings(Filters()), north)
+    assert row.below_zero == 0
+    play(meet, 1, 2, club_rule, four_members, [60_100, 30_000, 30_000, -100])
+    row = row_of(compute_standings(Filters()), north)
+    assert (row.below_zero, row.below_zero_rate) == (1, D("0.500"))
