@@ -13,10 +13,21 @@ from members.models import Member
 
 # ModelForm is generic in django-stubs only; Django's class cannot be subscripted at run time.
 class MemberForm(forms.ModelForm):  # type: ignore[type-arg]
+    """A member's name, furigana, and whether they are active or a guest.
+
+    The furigana is asked of every new member, but a member made by an import without it
+    (scoring/imports.py writes the sheet's name alone) is saved as they are, until someone
+    writes it: the organizer may be there only to mark them active or a guest."""
+
     class Meta:
         model = Member
         fields = ["name", "furigana", "is_active", "is_guest", "joined_on", "note"]
         widgets = {"joined_on": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.instance.pk and not self.instance.furigana:
+            self.fields["furigana"].required = False
 
 
 class SignInForm(AuthenticationForm):

@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
 from functools import cached_property
 
 from django.db.models import Count, Max, Min, Q, QuerySet, Sum
@@ -143,18 +144,29 @@ class StandingRow:
     def average(self) -> Decimal:
         return (self.total / self.games).quantize(TENTH, ROUND_HALF_UP)
 
+    def games_of(self, players: int) -> int:
+        """The member's games at tables of ``players`` (4 or 3)."""
+        return self.games3 if players == 3 else self.games4
+
+    def place_mean(self, players: int) -> Fraction | None:
+        """The exact average place of the member's games at tables of ``players`` (4 or 3),
+        None without such games. Sheet 002 places four (一位 … 四位), sheet 000's 3-player game
+        three, so the two kinds are never averaged together: a 3-player last is a 3rd, not a
+        4-player 3位 (DOMAIN.md). Awards compare these, never the rounded figures."""
+        games = self.games_of(players)
+        if not games:
+            return None
+        return Fraction(self.place_sum3 if players == 3 else self.place_sum, games)
+
     @property
     def average_place(self) -> Decimal | None:
-        """Of the 4-player games (a 3-player place is not a 4-player one)."""
-        if not self.games4:
-            return None
-        return (Decimal(self.place_sum) / self.games4).quantize(HUNDREDTH, ROUND_HALF_UP)
+        """Of the 4-player games (a 3-player place is not a 4-player one), to a hundredth."""
+        return _hundredths(self.place_mean(4))
 
     @property
     def average_place3(self) -> Decimal | None:
-        if not self.games3:
-            return None
-        return (Decimal(self.place_sum3) / self.games3).quantize(HUNDREDTH, ROUND_HALF_UP)
+        """Of the 3-player games, to a hundredth."""
+        return _hundredths(self.place_mean(3))
 
     def _rate(self, count: int) -> Decimal | None:
         if not self.qualified:
@@ -185,6 +197,13 @@ class StandingRow:
     def big_hand_kinds(self) -> list[tuple[str, int]]:
         """(the level's word, its count) for each level the member made, 満貫 first."""
         return [(str(level.label), n) for level in HandLevel if (n := self.big_hands_of(level))]
+
+
+def _hundredths(mean: Fraction | None) -> Decimal | None:
+    """An exact average written to a hundredth, halves up (19/8 = 2.375 → 2.38)."""
+    if mean is None:
+        return None
+    return (Decimal(mean.numerator) / mean.denominator).quantize(HUNDREDTH, ROUND_HALF_UP)
 
 
 def selection(filters: Filters, path: str = "") -> Q:
@@ -358,7 +377,8 @@ SORT_KEYS = {
     "games": lambda r: (-r.games, r.position),
     "total": lambda r: (r.position,),
     "average": lambda r: (-r.average, r.position),
-    "average_place": lambda r: (r.average_place is None, r.average_place or 0, r.position),
+    "average_place": lambda r: (r.place_mean(4) is None, r.place_mean(4) or 0, r.position),
+    "average_place3": lambda r: (r.place_mean(3) is None, r.place_mean(3) or 0, r.position),
     "top_rate": lambda r: (r.top_rate is None, -(r.top_rate or 0), r.position),
     "top_two_rate": lambda r: (r.top_two_rate is None, -(r.top_two_rate or 0), r.position),
     "last_avoid_rate": lambda r: (r.last_avoid_rate is None, -(r.last_avoid_rate or 0), r.position),
@@ -397,6 +417,16 @@ def _three_not_wins(shown: Shown) -> bool:
     return shown.three and not shown.wins
 
 
+def _four_alone_not_wins(shown: Shown) -> bool:
+    """4-player games and no 3-player ones: the average place needs no kind in its name."""
+    return shown.four and not shown.three and not shown.wins
+
+
+def _four_beside_three_not_wins(shown: Shown) -> bool:
+    """Both 4-player and 3-player games in one table: each average is named by its kind."""
+    return shown.four and shown.three and not shown.wins
+
+
 # The big hands' column headings: short, so that the A4 PDF's widest table (4- and 3-player
 # places) keeps every column on the page in English too (Japanese: 満貫 跳満 倍満 三倍満 役満).
 HAND_HEADINGS = {
@@ -417,6 +447,7 @@ def _hand_column(level: HandLevel) -> Column[StandingRow]:
 
 NOT_ON_PDF = frozenset({Medium.PAGE, Medium.SHEET, Medium.CSV})  # the A4 page is narrower
 SHEET_ONLY = frozenset({Medium.SHEET})
+NOT_ON_SHEET = frozenset({Medium.PAGE, Medium.PDF, Medium.CSV})
 
 # The Excel's order: 3-player places at the end, below-zero (箱割れ) before attendance; the big
 # hands by kind (満貫 … 役満, added later) after all of these, so that the columns people's
@@ -428,7 +459,7 @@ SHEET_ORDER = (
     "wins",
     "win_rate",
     "total",
-    "average_place",
+    "sheet_average_place",
     "place1",
     "place2",
     "place3",
@@ -500,13 +531,44 @@ STANDINGS: Table[StandingRow] = Table(
             sort="average",
             signed=True,
         ),
+        # The average place of each kind of game apart (a 3-player place is not a 4-player
+        # one), each named by its kind where the table has both. The Excel keeps its own
+        # 平均順位 (the 4-player one) in the fifth column whatever the group, as it always
+        # has: people's formulas point at its letter and its heading.
         Column(
             "average_place",
             _("Average place"),
             lambda r: r.average_place,
             Format.PLACE,
-            _not_wins,
+            _four_alone_not_wins,
+            NOT_ON_SHEET,
             sort="average_place",
+        ),
+        Column(
+            "average_place4",
+            _("4-player average place"),
+            lambda r: r.average_place,
+            Format.PLACE,
+            _four_beside_three_not_wins,
+            NOT_ON_SHEET,
+            sort="average_place",
+        ),
+        Column(
+            "sheet_average_place",
+            _("Average place"),
+            lambda r: r.average_place,
+            Format.PLACE,
+            _not_wins,
+            SHEET_ONLY,
+        ),
+        Column(
+            "average_place3",
+            _("3-player average place"),
+            lambda r: r.average_place3,
+            Format.PLACE,
+            _three_not_wins,
+            NOT_ON_PDF,
+            sort="average_place3",
         ),
         Column(
             "top_rate", _("Top rate"), lambda r: r.top_rate, Format.RATE, _not_wins, sort="top_rate"
@@ -544,14 +606,6 @@ STANDINGS: Table[StandingRow] = Table(
             _not_wins,
             NOT_ON_PDF,
             sort="highest_score",
-        ),
-        Column(
-            "average_place3",
-            _("3-player average place"),
-            lambda r: r.average_place3,
-            Format.PLACE,
-            _three_not_wins,
-            SHEET_ONLY,
         ),
         Column(
             "below_zero", _("Below zero"), lambda r: r.below_zero, when=_not_wins, on=SHEET_ONLY

@@ -20,7 +20,7 @@ from scoring.forms import AwardFormSet, ByHandAwardForm, award_periods, filters_
 from scoring.models import Award, Measure, StandingsGroup
 from scoring.reports import inline
 from scoring.reports.pdf import award_lines, render_certificate_pdf
-from scoring.standings import Filters, compute_awards
+from scoring.standings import Filters, award_notes, compute_awards
 
 
 def _query(filters: Filters, **changes: Any) -> str:
@@ -53,13 +53,14 @@ def awards(request: HttpRequest) -> HttpResponse:
     """The winners of the group's awards for a fiscal year or a half-year, each with the
     figure that won; ties all named. Guests are left out unless ``guests=1``."""
     filters = filters_from(request)
-    lines = award_lines(compute_awards(filters))
+    results = compute_awards(filters)
+    lines = award_lines(results)
     organizer = is_organizer(request.user)
     certificate = reverse("scoring:award-certificate")
     for line in lines:  # each winner with their certificate's address, for the organizer
         line["winners"] = [
             {
-                "name": w.name,
+                "listed_name": w.listed_name,
                 "figure": w.figure,
                 "certificate": f"{certificate}?"
                 + _query(filters, award=line["award"].pk, member=w.member_id),
@@ -69,6 +70,7 @@ def awards(request: HttpRequest) -> HttpResponse:
     context = {
         "filters": filters,
         "lines": lines,
+        "notes": award_notes(results),
         "period_links": _period_links(filters),
         "groups": StandingsGroup.objects.all(),
         "group": filters.standings_group,

@@ -141,13 +141,15 @@ def standings(request: HtmxHttpRequest) -> HttpResponse:
     filters = filters_from(request)
     sort = request.GET.get("sort", "position")
     rows = sort_standings(compute_standings(filters), sort)
-    columns = STANDINGS.shown(Medium.PAGE, shown_for(filters, rows))
+    shown = shown_for(filters, rows)
+    columns = STANDINGS.shown(Medium.PAGE, shown)
     table = lay_out(columns, rows)
     context = {
         **context_for(filters),
         "rows": rows,
         "sort": sort,
         "table": table,
+        "shown": shown,
         "tied_note": tied_note(counts_wins(filters)),
     }
     if is_organizer(request.user):
@@ -193,7 +195,10 @@ def rating_table(request: HtmxHttpRequest) -> HttpResponse:
         "query": query,
         "groups": StandingsGroup.objects.all(),
         "group": group,
-        "player_choices": rating_players(group, filters.group_rule_sets),
+        "player_tabs": [
+            (n, query_for(filters, period="", players=n))
+            for n in rating_players(group, filters.group_rule_sets)
+        ],
         "standings_query": query_for(filters),
     }
     template = "scoring/rating.html"

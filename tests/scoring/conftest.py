@@ -161,3 +161,38 @@ def award_season(club_rule):
         hands={1: [(HandLevel.HANEMAN, "")], 3: [(HandLevel.YAKUMAN, "大三元")]},
     )
     return people
+
+
+@pytest.fixture
+def mixed_season(club_rule):
+    """Two meets of 2025 上期 in the club's group, 4- and 3-player games, seven members A–G
+    (tests/scoring/standings/test_awards.py works out every figure from it). Places only:
+
+    M1 2025-04-09 (水曜会), a 4-player table and a 3-player table each round:
+      R1 4p  A 40,000 (1)  B 35,000 (2)  C 25,000 (3)  D 20,000 (4)
+      R1 3p  F 40,000 (1)  E 30,000 (2)  G 20,000 (3)
+      R2 4p  F 40,000 (1)  E 35,000 (2)  B 25,000 (3)  A 20,000 (4)
+      R2 3p  G 40,000 (1)  C 30,000 (2)  D 20,000 (3)
+      R3 4p  G 45,000 (1)  C 30,000 (2)  D 25,000 (3)  E 20,000 (4)
+      R3 3p  F 40,000 (1)  A 30,000 (2)  B 20,000 (3)
+    M2 2025-04-23 (水曜会), 4-player only:
+      R1 4p  A 40,000 (1)  B 35,000 (2)  C 25,000 (3)  D 20,000 (4)
+      R2 4p  B 40,000 (1)  D 35,000 (2)  A 25,000 (3)  C 20,000 (4)
+    """
+    people = {
+        letter: Member.objects.create(name=f"{letter} 会員", furigana=letter.lower())
+        for letter in "ABCDEFG"
+    }
+    a, b, c, d, e, f, g = (people[k] for k in "ABCDEFG")
+    three = rule(CLUB3)
+    first = Meet.objects.create(date=date(2025, 4, 9), kind="wed", rule_set=club_rule)
+    second = Meet.objects.create(date=date(2025, 4, 23), kind="wed", rule_set=club_rule)
+    play(first, 1, 1, club_rule, [a, b, c, d], [40_000, 35_000, 25_000, 20_000])
+    play(first, 2, 1, three, [f, e, g], [40_000, 30_000, 20_000])
+    play(first, 1, 2, club_rule, [f, e, b, a], [40_000, 35_000, 25_000, 20_000])
+    play(first, 2, 2, three, [g, c, d], [40_000, 30_000, 20_000])
+    play(first, 1, 3, club_rule, [g, c, d, e], [45_000, 30_000, 25_000, 20_000])
+    play(first, 2, 3, three, [f, a, b], [40_000, 30_000, 20_000])
+    play(second, 1, 1, club_rule, [a, b, c, d], [40_000, 35_000, 25_000, 20_000])
+    play(second, 1, 2, club_rule, [b, d, a, c], [40_000, 35_000, 25_000, 20_000])
+    return people

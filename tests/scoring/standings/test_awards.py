@@ -32,12 +32,22 @@ the order played (M1 table 1, M1 table 2, M2):
 
 from datetime import date
 from decimal import Decimal
+from fractions import Fraction
 
 import pytest
 
 from members.models import Member
 from scoring.models import DEFAULT_AWARDS, Award, Measure, Meet, StandingsGroup
-from scoring.standings import Filters, Period, compute_awards, min_games_for
+from scoring.standings import (
+    Filters,
+    Period,
+    Season,
+    StandingRow,
+    award_results,
+    compute_awards,
+    min_games_for,
+    rule_text,
+)
 from tests.builders import play
 
 H1 = Period.half(2025, 1)
@@ -178,3 +188,90 @@ def test_highest_rating_is_r_at_the_end_of_the_period(award_season, club_rule):
     play(later, 1, 1, club_rule, players, [5000, 45000, 35000, 35000])
     again, _result = winners(compute_awards(Filters(period=H1)), Measure.RATING)
     assert again == [("B", "R 1528.98")]
+
+
+def test_the_average_place_is_judged_for_each_kind_of_game_apart(mixed_season):
+    """Sheet 002 gives the 4-player places (一位 二位 三位 四位) and sheet 000 the 3-player
+    game's own; a 3-player place is never a 4-player one, so 最高平均順位賞 is judged for
+    each kind of game apart, its minimum counted in games of that kind (``mixed_season``).
+
+    4-player places: A 1,4,1,3 → 9/4 = 2.25   B 2,3,2,1 → 8/4 = 2.00   C 3,2,3,4 → 12/4 =
+    3.00   D 4,3,4,2 → 13/4 = 3.25   E 2,4 → 3.00   F 1 → 1.00   G 1 → 1.00.
+    3-player places: A 2   B 3   C 2   D 3   E 2 (one game each)   F 1,1 → 1.00   G 3,1 → 2.00.
+    Games: A B C D 5 each, E F G 3 each.
+
+    The minimum: meets held 2 × 2 a meet × 70 %, each meet weighted by its share of seats of
+    that kind (the games of that kind a member there could expect to play):
+      M1: 3 rounds × (4 + 3) = 21 seats, 12 at 4-player tables, 9 at 3-player ones;
+      M2: 8 seats, all at 4-player tables.
+      4-player: 2 × 12/21 + 2 × 8/8 = 8/7 + 2 = 22/7; × 0.70 = 2.2 → at least 3 games.
+      3-player: 2 × 9/21 + 0 = 6/7; × 0.70 = 0.6 → at least 1 game.
+    4-player: A B C D have 4 such games each; E (2), F (1), G (1) are below it: B 2.00 wins.
+    3-player: everyone has one: F 1.00 wins.
+    Before, the minimum was 2 × 2 × 0.70 = 2.8 → 3 games of any kind: all seven had them,
+    and F and G shared the award at 1.00, each from a single 4-player game.
+    """
+    results = compute_awards(Filters(period=H1))
+    four, three = [r for r in results if r.award.measure == Measure.AVERAGE_PLACE]
+    assert (four.players, four.min_games, four.left_out) == (4, 3, 3)
+    assert [(w.name, w.figure) for w in four.winners] == [("B 会員", "四人打ち 2.00")]
+    assert (three.players, three.min_games, three.left_out) == (3, 1, 0)
+    assert [(w.name, w.figure) for w in three.winners] == [("F 会員", "三人打ち 1.00")]
+    assert not four.tied and not three.tied
+    assert rule_text(four) == "四人打ち 規定半荘数 3（例会数 × 2 × 70 % × 四人打ちの席の割合）"
+    assert rule_text(three) == "三人打ち 規定半荘数 1（例会数 × 2 × 70 % × 三人打ちの席の割合）"
+
+
+def test_the_rating_award_counts_the_games_of_its_own_kind(mixed_season):
+    """最高レーティング賞 is R in the group's 4-player rating (docs/rating.md), so its minimum
+    counts 4-player games as 最高平均順位賞's does: at least 3 (22/7 × 0.70 = 2.2, above),
+    which E, F and G do not have; before, their 3 games of either kind were enough."""
+    results = compute_awards(Filters(period=H1))
+    rating = next(r for r in results if r.award.measure == Measure.RATING)
+    assert (rating.players, rating.min_games, rating.left_out) == (4, 3, 3)
+    assert {w.name[0] for w in rating.winners} <= set("ABCD")
+
+
+def test_the_minimum_of_a_kind_is_rounded_up_exactly(club_rule):
+    """22/7 meets' worth of 4-player games × 2 a meet × 70 % = 4.4 → 5; seven meets' worth
+    at 50 % of 3 a meet = 10.5 → 11; 10 meets × 2 × 70 % = 14 exactly, not rounded up."""
+    award = Award.objects.of_group(StandingsGroup.club()).get(measure=Measure.AVERAGE_PLACE)
+    assert min_games_for(award, Fraction(22, 7)) == 5
+    assert min_games_for(award, 10) == 14
+    award.games_per_meet, award.min_share = 3, Decimal(50)
+    assert min_games_for(award, 7) == 11
+
+
+def standing(member_id, name, places):
+    """A standings row of 4-player games at the places given (nothing else counted)."""
+    counts = tuple(places.count(n) for n in (1, 2, 3, 4))
+    return StandingRow(
+        member_id=member_id,
+        name=name,
+        furigana=name,
+        games=len(places),
+        total=Decimal(0),
+        places=counts,
+        lasts=counts[3],
+        place_sum=sum(places),
+        best_game=Decimal(0),
+        highest_score=30_000,
+        below_zero=0,
+        chombo=0,
+        meets=1,
+    )
+
+
+def test_exact_averages_are_compared_not_the_rounded_ones():
+    """X: 8 games at 1,1,2,2,3,3,3,4 → 19/8 = 2.375, written 2.38 (halves up).
+    Y: 13 games, 1st ×3, 2nd ×4, 3rd ×4, 4th ×2 → 3 + 8 + 12 + 8 = 31/13 = 2.3846…, also
+    written 2.38. X's is better by 31/13 − 19/8 = 1/104 = 0.0096: X wins alone (rounded
+    first, the two were tied)."""
+    x = standing(1, "X", [1, 1, 2, 2, 3, 3, 3, 4])
+    y = standing(2, "Y", [1] * 3 + [2] * 4 + [3] * 4 + [4] * 2)
+    assert x.average_place == y.average_place == Decimal("2.38")
+    award = Award(measure=Measure.AVERAGE_PLACE, min_share=Decimal(0), games_per_meet=2)
+    season = Season(Filters(period=H1), [y, x], meets_held=1, kind_meets={4: Fraction(1)})
+    [result] = award_results(award, season)
+    assert [(w.name, w.figure) for w in result.winners] == [("X", "2.38")]
+    assert not result.tied

@@ -11,12 +11,13 @@ from scoring.standings import (
     STANDINGS,
     Filters,
     Medium,
+    Period,
     Shown,
     big_hand_list,
     compute_standings,
     meet_sheet,
 )
-from tests.builders import row_of
+from tests.builders import play, row_of
 
 pytestmark = pytest.mark.django_db
 D = Decimal
@@ -108,3 +109,50 @@ def test_the_meets_day_sheet_keeps_its_guests(guest_season):
         ("相川 愛", D("-25.0")),
         ("上田 卯", D("-48.0")),
     ]
+
+
+def test_each_kind_of_game_has_its_own_average_place(mixed_season):
+    """``mixed_season`` (tests/scoring/conftest.py): F played one 4-player game (1st) and two
+    3-player ones (1st, 1st): 四人打ち平均順位 1/1 = 1.00, 三人打ち平均順位 2/2 = 1.00; B four
+    4-player games (2,3,2,1 → 8/4 = 2.00) and one 3-player game (3rd → 3.00). With both kinds in
+    the table, the page shows both averages, each named by its kind; the PDF keeps its columns
+    (the 4-player one named by its kind too), and the Excel its columns as they were: 平均順位
+    (the 4-player average) in the fifth, 三人打ち平均順位 after the 3-player places."""
+    rows = compute_standings(Filters(period=Period.half(2025, 1)))
+    f = next(r for r in rows if r.name == "F 会員")
+    b = next(r for r in rows if r.name == "B 会員")
+    assert (f.average_place, f.average_place3) == (D("1.00"), D("1.00"))
+    assert (b.average_place, b.average_place3) == (D("2.00"), D("3.00"))
+    shown = Shown(four=True, three=True)
+    page = {c.key: str(c.heading) for c in STANDINGS.shown(Medium.PAGE, shown)}
+    assert page["average_place4"] == "四人打ち平均順位"
+    assert page["average_place3"] == "三人打ち平均順位"
+    assert "average_place" not in page
+    pdf = [str(c.heading) for c in STANDINGS.shown(Medium.PDF, shown)]
+    assert "四人打ち平均順位" in pdf and "三人打ち平均順位" not in pdf
+    sheet = [str(c.heading) for c in STANDINGS.shown(Medium.SHEET, shown)]
+    assert sheet[4] == "平均順位" and "四人打ち平均順位" not in sheet
+    assert sheet.index("三人打ち平均順位") == sheet.index("三人打ち3位") + 1
+
+
+def test_one_kind_of_game_keeps_the_plain_average_place(guest_season):
+    """4-player games only: one 平均順位, as before. 3-player games only (a parlour's group):
+    its own average, named by its kind, rather than an empty 4-player one."""
+    four = [str(c.heading) for c in STANDINGS.shown(Medium.PAGE, Shown(four=True))]
+    assert "平均順位" in four and "三人打ち平均順位" not in four
+    three = [str(c.heading) for c in STANDINGS.shown(Medium.PAGE, Shown(four=False, three=True))]
+    assert "三人打ち平均順位" in three and "平均順位" not in three
+
+
+def test_a_score_of_exactly_zero_is_not_below_zero(club_rule, four_members):
+    """箱割れ is a final score below 0 (sheet 002: 「箱割れとなっても局は継続します」; sheet 001
+    and 003: 「ちょうど 0 点は続行」). 東山 60,000, 南野 30,000, 西川 30,000, 北村 0: 北村 ends at
+    exactly 0, not below it; then 北村 −100: below zero once in two games (rate .500)."""
+    meet = Meet.objects.create(date="2025-04-09", kind="wed", rule_set=club_rule)
+    north = four_members[3]
+    play(meet, 1, 1, club_rule, four_members, [60_000, 30_000, 30_000, 0])
+    row = row_of(compute_standings(Filters()), north)
+    assert row.below_zero == 0
+    play(meet, 1, 2, club_rule, four_members, [60_100, 30_000, 30_000, -100])
+    row = row_of(compute_standings(Filters()), north)
+    assert (row.below_zero, row.below_zero_rate) == (1, D("0.500"))

@@ -13,8 +13,9 @@ from decimal import Decimal
 
 import pytest
 
+from scoring.models import Meet
 from scoring.standings import Filters, by_seat, head_to_head
-from tests.builders import H1
+from tests.builders import H1, play
 
 pytestmark = pytest.mark.django_db
 D = Decimal
@@ -98,3 +99,21 @@ def test_three_player_games_count_by_their_own_three_seats(three_systems):
         ("南", 0, None),
         ("西", 1, D("3.00")),
     ]
+
+
+def test_a_tie_counts_for_neither(club_rule, four_members):
+    """Two games of the same four: 東山 40,000, 南野 and 西川 30,000 each (tied: both 2nd),
+    北村 20,000; then 南野 40,000, 東山 and 西川 30,000 (both 2nd), 北村 20,000. 南野 and
+    西川 met twice: tied once (neither above), 南野 above once: met 2, above 1, below 0. 東山
+    and 西川 tied in the second game: met 2, 東山 above 1, below 0."""
+    meet = Meet.objects.create(date="2025-04-09", kind="wed", rule_set=club_rule)
+    east, south = four_members[:2]
+    play(meet, 1, 1, club_rule, four_members, [40_000, 30_000, 30_000, 20_000])
+    play(meet, 1, 2, club_rule, four_members, [30_000, 40_000, 30_000, 20_000])
+    south_pairs = {
+        p.other_name: (p.met, p.above, p.below) for p in head_to_head(Filters(), south.pk)
+    }
+    assert south_pairs["西川 次郎"] == (2, 1, 0)
+    east_pairs = {p.other_name: (p.met, p.above, p.below) for p in head_to_head(Filters(), east.pk)}
+    assert east_pairs["西川 次郎"] == (2, 1, 0)
+    assert east_pairs["南野 花子"] == (2, 1, 1)

@@ -144,3 +144,28 @@ def test_an_award_won_by_a_figure_is_not_deleted(organizer_client, award_season)
     response = organizer_client.post(reverse("scoring:award-delete"), {"award": total.pk})
     assert response.status_code == 404
     assert Award.objects.filter(pk=total.pk).exists()
+
+
+def test_a_guest_winner_is_marked_as_the_standings_mark_them(member_client, award_season):
+    """With guests counted, G (a guest) shares 役満賞 with C: named 「G ゲスト（ゲスト）」, as
+    the standings name a guest; C, a member, is named as before."""
+    text = member_client.get(f"{PAGE}?{H1}&guests=1").content.decode()
+    assert "G ゲスト（ゲスト）" in text
+    assert "C 会員（ゲスト）" not in text
+
+
+def test_the_page_says_how_each_award_is_won(member_client, award_season):
+    """A short note under the table: 最多トップ賞 counts 3-player tops with 4-player ones, and
+    皆勤賞 asks for a game at every meet held."""
+    text = member_client.get(f"{PAGE}?{H1}").content.decode()
+    assert "三人打ちのトップも四人打ちのトップと合わせて数えます" in text
+    assert "期間中に開かれた例会すべてで 1 半荘以上打った会員" in text
+    assert "四人打ちと三人打ちは別々に決めます" in text
+
+
+def test_each_kind_of_game_has_its_winner_on_the_page(member_client, mixed_season):
+    """``mixed_season`` (worked out in tests/scoring/standings/test_awards.py): 最高平均順位賞
+    goes to B at 四人打ち 2.00 (at least 3 such games) and to F at 三人打ち 1.00 (at least 1)."""
+    text = member_client.get(f"{PAGE}?{H1}").content.decode()
+    assert "四人打ち 2.00" in text and "三人打ち 1.00" in text
+    assert "四人打ち 規定半荘数 3" in text and "三人打ち 規定半荘数 1" in text

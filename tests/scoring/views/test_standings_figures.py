@@ -99,3 +99,41 @@ def test_the_organizer_sets_how_often_a_tablemate_must_have_been_met(
     html = member_client.get(f"/members/{b.pk}/?period=2025-H1").content.decode()
     assert "上田 卯さんと同卓 4 回・上位 4 回" in html and "相川 愛さん" in html
     assert "江藤 栄さん" not in html  # 2 games together only
+
+
+def test_the_standings_page_shows_an_average_place_for_each_kind(member_client, mixed_season):
+    """``mixed_season``: F's 四人打ち平均順位 1.00 (one game) and 三人打ち平均順位 1.00 (two);
+    E's 3.00 and 2.00. Both columns are named by their kind, and a note says which games each
+    counts and that the rates count both."""
+    html = member_client.get("/standings/?period=2025-H1").content.decode()
+    assert ">四人打ち平均順位</a>" in html and ">三人打ち平均順位</a>" in html
+    assert "四人打ち平均順位は四人打ちの半荘だけ" in html
+    html = member_client.get("/standings/?period=2025-H1&sort=average_place3").content.decode()
+    names = re.findall(r'hx-boost="false">(\w) 会員</a>', html)
+    assert names[0] == "F"  # 1.00 at 3-player games, the best
+
+
+def test_the_member_page_names_each_kind_and_says_what_figures_mean(member_client, mixed_season):
+    """F's page: 四人打ち平均順位 1.00 and 三人打ち平均順位 1.00, each named; a note on 箱割れ
+    (below 0, exactly 0 is not) and on head-to-head (a tie counts for neither), shown with
+    the tablemates it lists (met at least once here)."""
+    club = ClubSettings.load()
+    club.head_to_head_min = 1
+    club.save()
+    f = mixed_season["F"]
+    html = member_client.get(f"/members/{f.pk}/?period=2025-H1").content.decode()
+    assert "<dt>四人打ち平均順位</dt><dd>1.00</dd>" in html
+    assert "<dt>三人打ち平均順位</dt><dd>1.00</dd>" in html
+    assert "ちょうど 0 点は箱割れではありません" in html
+    assert "同点（同じ順位）はどちらにも数えません" in html
+
+
+def test_a_member_of_one_kind_sees_the_plain_average_place(member_client, guest_season):
+    a = guest_season["A"]
+    html = member_client.get(f"/members/{a.pk}/?period=2025-H1").content.decode()
+    assert "<dt>平均順位</dt>" in html and "四人打ち平均順位" not in html
+
+
+def test_the_organizers_head_to_head_says_a_tie_counts_for_neither(organizer_client, guest_season):
+    html = organizer_client.get("/standings/head-to-head/?period=2025-H1").content.decode()
+    assert "同点（同じ順位）はどちらにも数えません" in html

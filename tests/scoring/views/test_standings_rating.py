@@ -1,6 +1,10 @@
 """The rating's pages (scoring/views/standings.py: rating_table, the member page's rating and
 its chart): figures worked by hand in tests/scoring/test_rating.py."""
 
+import re
+from html import unescape
+from urllib.parse import parse_qs
+
 import pytest
 
 from scoring.models import Meet, PlayerEntry
@@ -92,3 +96,17 @@ def test_three_player_games_have_their_own_tab_and_section(member_client, games,
     assert "<h3>四人打ち</h3>" in html and "<h3>三人打ち</h3>" in html
     assert "1549.40" in html and "1530.00" in html
     assert "players=3" in html  # the 3-player chart
+
+
+def test_the_tabs_name_the_players_once(member_client, games, people):
+    """Each tab's link says ``players`` once: 三人打ち is ``players=3``, not
+    ``players=4&players=3`` (which read as 4 wherever the first value is taken)."""
+    second = Meet.objects.get(date="2025-04-16")
+    play(second, 1, 2, rule(CLUB3), people[:3], [40_000, 30_000, 20_000])
+    html = member_client.get("/standings/rating/?players=4").content.decode()
+    tabs = dict(
+        (label, parse_qs(unescape(query)))
+        for query, label in re.findall(r'<a href="\?([^"]*)"[^>]*>(四人打ち|三人打ち)</a>', html)
+    )
+    assert tabs["三人打ち"]["players"] == ["3"]
+    assert tabs["四人打ち"]["players"] == ["4"]
