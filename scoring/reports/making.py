@@ -620,7 +620,7 @@ def make(report_id: int, progress: Progress = no_progress, *, share: bool = Fals
     spec = Spec.from_json(report.spec)
     try:
         rendering = _RowProgress(report_id, progress)
-        with heartbeat.beating(Report, report_id):
+        with heartbeat.of_process().beating(Report, report_id):
             filename, content_type, content = render(spec, rendering, share=share)
             keep(kept_name(report), content)
     except Exception as error:

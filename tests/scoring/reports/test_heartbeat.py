@@ -17,7 +17,8 @@ from django_tasks_db.models import DBTaskResult
 
 from scoring.management.commands import db_worker
 from scoring.models import ABANDONED_AFTER, Report, ReportPart, ReportStatus
-from scoring.reports import heartbeat, making, parts, weasy
+from scoring.reports import making, parts, weasy
+from scoring.reports.heartbeat import Heartbeat, of_process
 from scoring.reports.making import Spec, ask
 from scoring.standings import Filters, Period
 
@@ -183,25 +184,33 @@ def wait_until(condition, seconds: float) -> bool:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_maker_beats_while_it_works_and_stops_when_done(monkeypatch):
-    # The beating thread of an earlier test ends within its beat (5 s) of it.
-    assert wait_until(heartbeat.idle, heartbeat.BEAT + 1)
-    monkeypatch.setattr(heartbeat, "BEAT", 0.05)
+def test_a_maker_beats_while_it_works_and_stops_when_done():
+    beats = Heartbeat(every=0.05)  # the test's own: no thread of another test is in its way
     part = ReportPart.objects.create(
         digest="d" * 64, html="", used_at=timezone.now(), status=ReportStatus.QUEUED
     )
     assert ReportPart.claim(part.pk)
     claimed = ReportPart.objects.get().beat_at
     assert claimed is not None  # claiming is the first beat
-    with heartbeat.beating(ReportPart, part.pk):
+    with beats.beating(ReportPart, part.pk):
         # WeasyPrint holding this thread for a long layout: the beat goes on beside it.
         beaten = wait_until(lambda: ReportPart.objects.get().beat_at > claimed, 2)
         assert beaten, "no beat while the part was being made"
     ReportPart.made(part.pk)
-    assert wait_until(heartbeat.idle, 2)  # the thread ends when nothing is being made
+    assert wait_until(beats.idle, 2)  # the thread ends when nothing is being made
     last = ReportPart.objects.get().beat_at
     threading.Event().wait(0.2)
     assert ReportPart.objects.get().beat_at == last
+
+
+def test_a_maker_beats_with_the_process_heartbeat_and_a_test_has_its_own(heartbeat):
+    """Every maker beats with the process's heartbeat; each test installs its own (the
+    ``heartbeat`` fixture), whose thread has ended when the test ends."""
+    assert of_process() is heartbeat and heartbeat.idle()
+    with heartbeat.beating(ReportPart, 1):
+        assert not heartbeat.idle()
+    heartbeat.stop()
+    assert heartbeat.idle()
 
 
 def test_a_worker_sweep_takes_up_a_report_nobody_is_waiting_for(queued):
