@@ -8,7 +8,7 @@ while rows are held in ``beating``, a thread of the process writes the time into
 ``beat_at`` every ``BEAT`` seconds (a thread, since one WeasyPrint layout holds the making
 thread for seconds). A row being made with no beat for ``models.ABANDONED_AFTER`` is taken
 back (``MadeByWorker.take_back``): a report's page or a new ask queues the report again
-(``making``), a report's maker makes a part itself (``parts``); and the dead worker's task is
+(``taking_up``), a report's maker makes a part itself (``parts``); and the dead worker's task is
 queued again (``requeue``), so the queue shows no task RUNNING that nobody runs.
 
 What a process holds is the state of one ``Heartbeat`` object, the process's (``of_process``):

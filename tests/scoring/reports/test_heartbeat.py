@@ -17,9 +17,10 @@ from django_tasks_db.models import DBTaskResult
 
 from scoring.management.commands import db_worker
 from scoring.models import ABANDONED_AFTER, Report, ReportPart, ReportStatus
-from scoring.reports import making, parts, weasy
+from scoring.reports import making, parts, registry, taking_up, weasy
+from scoring.reports.asking import ask
 from scoring.reports.heartbeat import Heartbeat, of_process
-from scoring.reports.making import Spec, ask
+from scoring.reports.specs import Spec
 from scoring.standings import Filters, Period
 
 pytestmark = pytest.mark.django_db
@@ -31,7 +32,9 @@ HTMX = {"HX-Request": "true"}
 def fake_render(monkeypatch) -> None:
     """A report laid out at once (these tests make no PDF; test_db_worker.py does)."""
     monkeypatch.setattr(
-        making, "render", lambda spec, progress, share=False: ("r.pdf", "application/pdf", b"%PDF-")
+        registry,
+        "render",
+        lambda spec, progress, share=False: ("r.pdf", "application/pdf", b"%PDF-"),
     )
 
 
@@ -121,7 +124,9 @@ def test_a_report_made_in_a_request_that_died_is_made_when_its_page_is_polled(
 ):
     # Made in a request (no task), whose process was killed while it made it.
     report = Report.objects.create(
-        digest=making.digest_of(Spec.of("standings.pdf", Filters(period=Period.parse("2025-H1")))),
+        digest=registry.digest_of(
+            Spec.of("standings.pdf", Filters(period=Period.parse("2025-H1")))
+        ),
         spec=Spec.of("standings.pdf", Filters(period=Period.parse("2025-H1"))).as_json(),
         spec_key="x",
         asked_at=timezone.now(),
@@ -217,23 +222,23 @@ def test_a_worker_sweep_takes_up_a_report_nobody_is_waiting_for(queued):
     """A report queued after a finalise has no page polling it: each worker's sweep
     (``db_worker``, every ``SWEEP`` seconds) takes it up; a beating one is left alone."""
     task = taken_by_a_worker(queued, beat=ABANDONED_AFTER + timedelta(seconds=1))
-    assert making.take_up_abandoned() == 1
+    assert taking_up.take_up_abandoned() == 1
     task.refresh_from_db()
     assert task.status == "READY"
     assert Report.objects.get().status == ReportStatus.QUEUED
-    assert making.take_up_abandoned() == 0  # queued again, nothing more to take up
+    assert taking_up.take_up_abandoned() == 0  # queued again, nothing more to take up
 
 
 def test_a_beating_report_is_not_swept(queued):
     taken_by_a_worker(queued, beat=timedelta(seconds=5))
-    assert making.take_up_abandoned() == 0
+    assert taking_up.take_up_abandoned() == 0
     assert Report.objects.get().status == ReportStatus.MAKING
 
 
 def test_the_sweeper_runs_until_stopped(queued, monkeypatch):
     assert get_commands()["db_worker"] == "scoring"  # ours stands in for django-tasks-db's
     swept = threading.Event()
-    monkeypatch.setattr(making, "take_up_abandoned", lambda: swept.set() or 0)
+    monkeypatch.setattr(taking_up, "take_up_abandoned", lambda: swept.set() or 0)
     stop = threading.Event()
     sweeper = threading.Thread(target=db_worker.sweep, args=(stop, 0.01))
     sweeper.start()
