@@ -4,29 +4,51 @@ that returns (file name, content type, bytes), whether it is made at once or que
 whether it is kept by a fingerprint of what it shows. The views answer every kind through
 one entry point (``views/downloads.py: handout``); docs/reports.md has the table.
 
-A kept kind is a report (``Report``): its file is kept by a digest (``digest_of``) of its
-spec, of the version of what lays files out and of its fingerprint, and asking for it goes
-through ``asking.py``. A kind not kept is made again in the request that asks (``made_now``).
+A kind kept as a report (``Report``) is kept by a digest (``digest_of``) of its spec, of the
+version of what lays files out and of its fingerprint, and asking for it goes through
+``asking.py``. A kind made at once and not kept as a report is made in the request that asks
+(``made_now``): through the cache by the same digest when it is kept there, else anew.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 from enum import StrEnum
 
-from django.http import HttpRequest
+from django.core.cache import cache
+from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 from members.models import Member
-from scoring.forms import filters_from
-from scoring.models import Meet
-from scoring.reports import Progress, fingerprints, games_csv, news, no_progress, pdf, xlsx
+from scoring.forms import filters_from, query_number
+from scoring.meet_draw import stored_draw
+from scoring.models import CalendarLink, ClubSettings, Meet, RuleSet
+from scoring.planning import coming_meets
+from scoring.reports import (
+    Progress,
+    fingerprints,
+    games_csv,
+    ical,
+    news,
+    no_progress,
+    pdf,
+    score_table,
+    table_draw,
+    xlsx,
+)
 from scoring.reports.kept import template_version
 from scoring.reports.specs import Rendered, Spec, sha
-from scoring.standings import Filters, Period, PeriodKind
+from scoring.standings import Filters, Period, PeriodKind, compute_awards
+
+# How long a kind kept in the cache is kept there (it names the day it is made: a day).
+CACHED_FOR = 24 * 3600
+# How far back the calendar feed goes: a phone's calendar drops an event the feed no longer
+# holds, so the meets of the last two months stay in it, not only the coming ones.
+FEED_KEEPS = timedelta(days=62)
 
 Renderer = Callable[[Spec, Progress, bool], Rendered]
 """Lays a file out: its spec, told the progress; with the flag, shared among workers. Each
@@ -56,6 +78,7 @@ class Kept(StrEnum):
     """Whether, and by what, a made file is kept."""
 
     AS_REPORT = "kept, by a fingerprint of what it shows"  # a ``Report``, its file stored
+    IN_CACHE = "in the cache, by a fingerprint of what it shows"  # Django's cache, a day
     NOT = "not kept"
 
 
@@ -127,6 +150,37 @@ def _notice(request: HttpRequest) -> Spec:
     return Spec.of("notice.pdf", Filters(Period.month(month.year, month.month)))
 
 
+def _rule_set(request: HttpRequest, pk: int) -> Spec:
+    return Spec.of("score-table.pdf", rule_set=get_object_or_404(RuleSet, pk=pk).pk)
+
+
+def _drawn_meet(kind: str) -> SpecReader:
+    def read(request: HttpRequest, pk: int) -> Spec:
+        meet = get_object_or_404(Meet.objects.select_related("rule_set"), pk=pk)
+        return Spec.of(kind, meet=meet.pk)
+
+    return read
+
+
+def _certificate(request: HttpRequest) -> Spec:
+    """One winner (``member``) of one award (``award``) of the period shown."""
+    award = query_number(request.GET.get("award"))
+    member = query_number(request.GET.get("member"))
+    return Spec.of("certificate.pdf", filters_from(request), member=member, award=award)
+
+
+def _calendar(kind: str) -> SpecReader:
+    def read(request: HttpRequest) -> Spec:
+        return Spec.of(kind)
+
+    return read
+
+
+def _token_holds(token: str) -> bool:
+    """Whether ``token`` is the secret calendar address of an active member."""
+    return CalendarLink.objects.filter(token=token, member__is_active=True).exists()
+
+
 # --- how each kind is laid out -------------------------------------------------------------
 
 
@@ -170,6 +224,55 @@ def _news_png(spec: Spec, progress: Progress, share: bool) -> Rendered:
 def _notice_pdf(spec: Spec, progress: Progress, share: bool) -> Rendered:
     month = _month_of(spec)
     return pdf.render_notice_pdf(month, list(pdf.notice_meets(month)))
+
+
+def _rule_set_of(spec: Spec) -> RuleSet:
+    assert spec.rule_set is not None
+    return RuleSet.objects.get(pk=spec.rule_set)
+
+
+def _score_table_pdf(spec: Spec, progress: Progress, share: bool) -> Rendered:
+    rule_set = _rule_set_of(spec)
+    name = f"shirakaba-score-table-{rule_set.pk}.pdf"
+    return name, "application/pdf", score_table.render_score_table_pdf(rule_set)
+
+
+def _score_table_shown(spec: Spec) -> object:
+    return score_table.shown(_rule_set_of(spec))
+
+
+def _drawn_meet_of(spec: Spec) -> Meet:
+    assert spec.meet is not None
+    return Meet.objects.select_related("rule_set").get(pk=spec.meet)
+
+
+def _draw_pdf(spec: Spec, progress: Progress, share: bool) -> Rendered:
+    meet = _drawn_meet_of(spec)
+    name = f"shirakaba-draw-{meet.date:%Y-%m-%d}-{meet.kind}.pdf"
+    return name, "application/pdf", table_draw.render_draw_pdf(meet, stored_draw(meet))
+
+
+def _record_sheet_pdf(spec: Spec, progress: Progress, share: bool) -> Rendered:
+    meet = _drawn_meet_of(spec)
+    name = f"shirakaba-record-sheet-{meet.date:%Y-%m-%d}-{meet.kind}.pdf"
+    return name, "application/pdf", pdf.render_record_sheet_pdf(meet, stored_draw(meet))
+
+
+def _certificate_pdf(spec: Spec, progress: Progress, share: bool) -> Rendered:
+    """404 for anyone who did not win the award in the period."""
+    filters = spec.filters()
+    for result in compute_awards(filters):
+        if result.award.pk != spec.award:
+            continue
+        for winner in result.winners:
+            if winner.member_id == spec.member:
+                return pdf.render_certificate_pdf(result, winner, filters)
+    raise Http404(_("No such winner of this award in this period."))
+
+
+def _schedule_ics(spec: Spec, progress: Progress, share: bool) -> Rendered:
+    meets = coming_meets(timezone.localdate() - FEED_KEEPS)
+    return "shirakaba.ics", ical.CONTENT_TYPE, ical.schedule_calendar(meets)
 
 
 HANDOUTS: dict[str, Handout] = {
@@ -243,6 +346,71 @@ HANDOUTS: dict[str, Handout] = {
             fingerprint=lambda spec: pdf.notice_fingerprint(_month_of(spec)),
             shown=True,
         ),
+        Handout(
+            key="score-table.pdf",
+            what="点数計算表: a rule set's score table on one A4 page",
+            spec=_rule_set,
+            who=Who.MEMBER,
+            render=_score_table_pdf,
+            made=Made.AT_ONCE,
+            kept=Kept.IN_CACHE,
+            fingerprint=_score_table_shown,
+            shown=True,
+        ),
+        Handout(
+            key="draw.pdf",
+            what="卓組み表: a meet's table draw, three rounds on one A4 page",
+            spec=_drawn_meet("draw.pdf"),
+            who=Who.MEMBER,
+            render=_draw_pdf,
+            made=Made.AT_ONCE,
+            kept=Kept.NOT,
+            shown=True,
+        ),
+        Handout(
+            key="record-sheet.pdf",
+            what="記録用紙: the record sheets of a meet's draw, to print for the tables",
+            spec=_drawn_meet("record-sheet.pdf"),
+            who=Who.MEMBER,
+            render=_record_sheet_pdf,
+            made=Made.AT_ONCE,
+            kept=Kept.NOT,
+            shown=True,
+        ),
+        Handout(
+            key="certificate.pdf",
+            what="賞状: one winner's A4 certificate of an award",
+            spec=_certificate,
+            who=Who.ORGANIZER,
+            render=_certificate_pdf,
+            made=Made.AT_ONCE,
+            kept=Kept.NOT,
+            shown=True,
+        ),
+        Handout(
+            key="schedule.ics",
+            what="the coming meets as a calendar feed, at one address",
+            spec=_calendar("schedule.ics"),
+            who=Who.VISITOR_WHEN_OPEN,
+            render=_schedule_ics,
+            made=Made.AT_ONCE,
+            kept=Kept.NOT,
+            shown=True,
+            open_when=ClubSettings.schedule_is_public,
+            cache_control="private, no-store",
+        ),
+        Handout(
+            key="member-schedule.ics",
+            what="the same feed at a member's secret address, for a calendar app",
+            spec=_calendar("member-schedule.ics"),
+            who=Who.TOKEN,
+            render=_schedule_ics,
+            made=Made.AT_ONCE,
+            kept=Kept.NOT,
+            shown=True,
+            token_holds=_token_holds,
+            cache_control="private, no-store",
+        ),
     )
 }
 
@@ -277,5 +445,13 @@ def render(spec: Spec, progress: Progress = no_progress, *, share: bool = False)
 
 
 def made_now(spec: Spec) -> Rendered:
-    """A kind not kept, made in this request."""
-    return render(spec)
+    """A kind not kept as a report, made in this request: taken from the cache by its digest
+    when it is kept there and was made already, else laid out (and kept there)."""
+    if kind_of(spec).kept is not Kept.IN_CACHE:
+        return render(spec, no_progress)
+    key = f"handout:{digest_of(spec)}"
+    made: Rendered | None = cache.get(key)
+    if made is None:
+        made = render(spec, no_progress)
+        cache.set(key, made, CACHED_FOR)
+    return made

@@ -143,7 +143,7 @@ def test_an_organizer_reaches_every_page_and_every_write(alice, sample):
             assert response.status_code != 403 or path.startswith("/admin/"), (method, path)
 
 
-def test_every_file_answered_goes_through_the_registry(alice, sample, monkeypatch):
+def test_every_file_answered_goes_through_the_registry(alice, sample, monkeypatch, settings):
     """Every file the app hands out is a kind of the registry (``reports/registry.py``): each
     kind has one URL, whose view is the registry's entry point for that kind; and walking
     every URL as the organizer, every answer that is a file (``Content-Disposition``) comes
@@ -151,6 +151,8 @@ def test_every_file_answered_goes_through_the_registry(alice, sample, monkeypatc
     monkeypatch.setattr(
         registry, "render", lambda spec, progress, share=False: (spec.kind, "x/y", b"made")
     )
+    # Nothing this test makes is kept in the cache (the score table is kept there).
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}}
     organizer = Client()
     organizer.force_login(alice)
     urls_of: dict[str, list[str]] = {}
