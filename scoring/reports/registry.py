@@ -280,7 +280,7 @@ HANDOUTS: dict[str, Handout] = {
     for kind in (
         Handout(
             key="standings.pdf",
-            what="成績表: the standings of a period, print-ready (a half-year: with every "
+            what="成績表: the standings of a period, print-ready (a half-year's with every "
             "member's pages)",
             spec=_standings("standings.pdf"),
             who=Who.MEMBER,
