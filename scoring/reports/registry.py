@@ -96,6 +96,7 @@ class Handout:
     # What it shows, for its digest (kept kinds); None: the standings' (``fingerprints``).
     fingerprint: Callable[[Spec], object] | None = None
     # Shown in place by a page (inline: a picture, a printout), or downloaded (attachment).
+    # A kind not kept as a report is always shown in place.
     shown: bool = False
     # Whether visitors may ask now (``Who.VISITOR_WHEN_OPEN``).
     open_when: Callable[[], bool] | None = None

@@ -41,6 +41,7 @@ def test_the_docs_list_every_kind_as_the_registry_declares_it():
 def test_a_kind_kept_has_what_it_is_kept_by_and_a_guarded_kind_its_guard():
     for key, kind in HANDOUTS.items():
         assert kind.kept is not Kept.IN_CACHE or kind.fingerprint is not None, key
+        assert kind.kept is Kept.AS_REPORT or kind.shown, key  # answered inline
         assert (kind.open_when is not None) == (kind.who is Who.VISITOR_WHEN_OPEN), key
         assert (kind.token_holds is not None) == (kind.who is Who.TOKEN), key
 
