@@ -9,10 +9,10 @@ class ScoringConfig(AppConfig):
     def ready(self) -> None:
         # Imported here, as Django asks of an app's ready(): these modules import the models,
         # which are loaded only now. Not to dodge a circle: the models import neither.
-        from scoring.reports import making
+        from scoring.reports import after_finalise
         from scoring.signals import meet_finalised
 
         # A finalised meet's reports are queued by the reports, not by the model.
         meet_finalised.connect(
-            making.queue_after_finalise, dispatch_uid="scoring.reports.queue_after_finalise"
+            after_finalise.queue_after_finalise, dispatch_uid="scoring.reports.queue_after_finalise"
         )

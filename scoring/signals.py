@@ -5,4 +5,4 @@ from django.dispatch import Signal
 
 meet_finalised = Signal()
 """Sent once a meet's finalise has been committed, with ``meet_id``. The reports
-(``reports.making.queue_after_finalise``) queue its month's and half-year's standings."""
+(``reports.after_finalise.queue_after_finalise``) queue its month's and half-year's standings."""

@@ -1,5 +1,6 @@
 """Shared fixtures: a named cast (alice the organizer, bob the member, charlie with no role)."""
 
+from collections.abc import Iterator
 from datetime import date
 
 import pytest
@@ -10,6 +11,7 @@ from django.utils import translation
 from members.models import Member
 from members.roles import MEMBER, ORGANIZER, ensure_groups
 from scoring.models import Hanchan, HandLevel, Meet, RuleSet
+from scoring.reports.heartbeat import Heartbeat, installed
 from shirakaba.devtools.workers import Workers
 from tests.builders import (
     NAMES,
@@ -79,6 +81,17 @@ def reports_made_at_once(settings, tmp_path) -> None:
     (tests/scoring/management/commands/test_db_worker.py) sets the database backend again."""
     settings.TASKS = {"default": {"BACKEND": "django.tasks.backends.immediate.ImmediateBackend"}}
     reports_kept_in(settings, tmp_path / "reports")
+
+
+@pytest.fixture(autouse=True)
+def heartbeat() -> Iterator[Heartbeat]:
+    """Each test makes with a heartbeat of its own, which beats nothing: a test's database is
+    in the test's transaction, which a beating thread could only wait for, beyond the test.
+    A test of the beat makes a beating one of its own (tests/scoring/reports/test_heartbeat.py;
+    real workers beat in tests/scoring/management/commands/test_db_worker.py)."""
+    with installed(Heartbeat(every=None)) as beat:
+        yield beat
+    assert beat.idle(), "the test's heartbeat thread outlived it"
 
 
 @pytest.fixture

@@ -52,3 +52,9 @@ class ClubSettings(models.Model):
         """Whether visitors may read the standings: the organizer's switch, or the
         ``STANDINGS_PUBLIC`` setting that holds it open."""
         return bool(settings.STANDINGS_PUBLIC) or cls.load().standings_public
+
+    @classmethod
+    def schedule_is_public(cls) -> bool:
+        """Whether visitors may read the schedule and its calendar feed: the organizer's
+        switch."""
+        return cls.load().schedule_public

@@ -17,7 +17,7 @@ class ReportStatus(models.TextChoices):
     READY = "ready", _("ready")
     FAILED = "failed", _("failed")
     # A newer report of the same request was asked for before a worker took this one: it is
-    # not made, and its page leads to the newer one (``scoring.reports.making``).
+    # not made, and its page leads to the newer one (``scoring.reports.replacing``).
     REPLACED = "replaced", _("replaced")
 
 
@@ -94,7 +94,7 @@ class Report(MadeByWorker):
 
     ``digest`` names exactly what the file holds: the kind of report, what it is of (period,
     filters, member, meet), the language, the version of the templates and code that lay it
-    out, and a fingerprint of the games it counts (``scoring.reports.making``). Its unique
+    out, and a fingerprint of the games it counts (``scoring.reports.registry.digest_of``). Its unique
     index makes the row the single flight: the same report asked for again while it is being
     made finds this row, and its task is queued once. The file lives under
     ``DATA_DIR/reports/`` named by the digest. ``spec`` is what the task needs to make it;

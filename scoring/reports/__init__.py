@@ -1,5 +1,6 @@
-"""The reports: PDF (pdf.py, weasy.py), Excel (xlsx.py), CSV (games_csv.py), their charts, and
-their making as tasks (making.py).
+"""The files the app hands out, one kind each in one registry (registry.py): PDF (pdf.py,
+weasy.py), Excel (xlsx.py), CSV (games_csv.py), pictures, calendars; the reports among them
+asked for (asking.py) and made as tasks (making.py), kept and pruned (pruning.py).
 
 Made files (reports and their parts) are kept through Django's storage API, in
 ``STORAGES["reports"]`` (``kept_files``): by default the file system under ``REPORTS_DIR``;

@@ -8,8 +8,11 @@ while rows are held in ``beating``, a thread of the process writes the time into
 ``beat_at`` every ``BEAT`` seconds (a thread, since one WeasyPrint layout holds the making
 thread for seconds). A row being made with no beat for ``models.ABANDONED_AFTER`` is taken
 back (``MadeByWorker.take_back``): a report's page or a new ask queues the report again
-(``making``), a report's maker makes a part itself (``parts``); and the dead worker's task is
+(``taking_up``), a report's maker makes a part itself (``parts``); and the dead worker's task is
 queued again (``requeue``), so the queue shows no task RUNNING that nobody runs.
+
+What a process holds is the state of one ``Heartbeat`` object, the process's (``of_process``):
+a test installs its own, so no thread of one test beats on into the next.
 """
 
 from __future__ import annotations
@@ -35,54 +38,96 @@ logger = logging.getLogger(__name__)
 # lost to a busy database does not give work away.
 BEAT = 5.0
 
-_lock = threading.Lock()
-_held: dict[tuple[type[MadeByWorker], int], int] = {}
-_thread: threading.Thread | None = None
+Held = tuple[type[MadeByWorker], int]
+
+
+class Heartbeat:
+    """The beat of one process: the rows it holds, and the thread that beats them every
+    ``every`` seconds while it holds any (with ``every`` None, none: a heartbeat that only
+    counts what is held). The process has one (``of_process``); a test installs its own
+    (``installed``), which ends with the test: nothing of it outlives it."""
+
+    def __init__(self, every: float | None = BEAT) -> None:
+        self.every = every
+        self._lock = threading.Lock()
+        self._held: dict[Held, int] = {}
+        self._thread: threading.Thread | None = None
+        self._wake = threading.Event()
+
+    @contextmanager
+    def beating(self, model: type[MadeByWorker], pk: int) -> Iterator[None]:
+        """Beat for the row ``pk`` of ``model`` while the block makes it."""
+        key = (model, pk)
+        with self._lock:
+            self._held[key] = self._held.get(key, 0) + 1
+            if self._thread is None and self.every is not None:
+                self._wake.clear()
+                self._thread = threading.Thread(
+                    target=self._beat, name="report-heartbeat", daemon=True
+                )
+                self._thread.start()
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._held[key] -= 1
+                if not self._held[key]:
+                    del self._held[key]
+                if not self._held:
+                    self._wake.set()  # nothing held: the thread ends now, not a beat later
+
+    def idle(self) -> bool:
+        """True when this process holds nothing and its beating thread has ended."""
+        with self._lock:
+            return not self._held and self._thread is None
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Wait for the beating thread to end (it ends when nothing is held)."""
+        with self._lock:
+            thread = self._thread
+            self._wake.set()
+        if thread is not None:
+            thread.join(timeout)
+
+    def _beat(self) -> None:
+        """The beating thread: every ``every`` seconds, the rows held are beaten; it ends when
+        none is held (a process making nothing keeps no thread, and no connection)."""
+        while True:
+            self._wake.wait(self.every)
+            with self._lock:
+                if not self._held:
+                    self._thread = None
+                    return
+                self._wake.clear()
+                held = list(self._held)
+            try:
+                beat(held)
+            finally:
+                connections.close_all()  # this thread's own connection: none kept between beats
+
+
+_process = Heartbeat()
+
+
+def of_process() -> Heartbeat:
+    """The heartbeat of this process, which every maker beats with."""
+    return _process
 
 
 @contextmanager
-def beating(model: type[MadeByWorker], pk: int) -> Iterator[None]:
-    """Beat for the row ``pk`` of ``model`` while the block makes it."""
-    global _thread
-    key = (model, pk)
-    with _lock:
-        _held[key] = _held.get(key, 0) + 1
-        if _thread is None:
-            _thread = threading.Thread(target=_beat, name="report-heartbeat", daemon=True)
-            _thread.start()
+def installed(heartbeat: Heartbeat) -> Iterator[Heartbeat]:
+    """Make ``heartbeat`` the process's while the block runs (a test's own), then stop it and
+    put the one before back."""
+    global _process
+    before, _process = _process, heartbeat
     try:
-        yield
+        yield heartbeat
     finally:
-        with _lock:
-            _held[key] -= 1
-            if not _held[key]:
-                del _held[key]
+        _process = before
+        heartbeat.stop()
 
 
-def idle() -> bool:
-    """True when this process holds nothing and its beating thread has ended."""
-    with _lock:
-        return _thread is None
-
-
-def _beat() -> None:
-    """The beating thread: every ``BEAT`` seconds, the rows held are beaten; it ends when none
-    is held (a process making nothing keeps no thread, and no connection)."""
-    global _thread
-    while True:
-        threading.Event().wait(BEAT)
-        with _lock:
-            if not _held:
-                _thread = None
-                return
-            held = list(_held)
-        try:
-            beat(held)
-        finally:
-            connections.close_all()  # this thread's own connection: none kept between beats
-
-
-def beat(held: list[tuple[type[MadeByWorker], int]]) -> None:
+def beat(held: list[Held]) -> None:
     """Write the time into the rows ``held`` still being made."""
     now = timezone.now()
     by_model: dict[type[MadeByWorker], list[int]] = {}

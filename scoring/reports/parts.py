@@ -137,7 +137,7 @@ def make_part(part_id: int) -> bool:
         return False
     part = ReportPart.objects.get(pk=part_id)
     try:
-        with heartbeat.beating(ReportPart, part_id):
+        with heartbeat.of_process().beating(ReportPart, part_id):
             images = {name: _chart(args) for name, args in part.charts.items()}
             pdf, pages = weasy.lay_out(part.html, images)
             keep(part_name(part.digest), pdf)

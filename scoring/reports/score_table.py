@@ -4,14 +4,11 @@ the fu cases set apart, made with WeasyPrint (``weasy.py``). The calculator page
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
-from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.template.loader import render_to_string
 from django.utils import timezone
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from scoring import hands
@@ -181,14 +178,7 @@ def render_score_table_pdf(rule_set: RuleSet) -> bytes:
     return weasy.write_pdf(render_to_string("reports/score_table.html", context))
 
 
-def cached_score_table_pdf(rule_set: RuleSet) -> bytes:
-    """The score table's PDF. It depends only on the rule set's system, name and the
-    language, so it is made once and kept in the cache."""
-    system = system_for(rule_set)
-    name = hashlib.sha256(rule_set.name.encode()).hexdigest()[:16]
-    key = f"score-table:{rule_set.pk}:{system}:{get_language()}:{name}:{timezone.localdate()}"
-    content: bytes | None = cache.get(key)
-    if content is None:
-        content = render_score_table_pdf(rule_set)
-        cache.set(key, content, 24 * 3600)
-    return content
+def shown(rule_set: RuleSet) -> list[object]:
+    """What the score table shows of its rule set, beside the language: the rule set's
+    system and name, and the day it is made (printed at its foot)."""
+    return [str(system_for(rule_set)), rule_set.name, str(timezone.localdate())]

@@ -1,5 +1,6 @@
-"""The season's awards (表彰): the winners' page, the organizer's list of awards, and each
-winner's certificate (賞状) as a PDF. The winners come from ``scoring.standings.awards``."""
+"""The season's awards (表彰): the winners' page and the organizer's list of awards. Each
+winner's certificate (賞状, a PDF) is a handout of the registry (``reports/registry.py``,
+answered by views/downloads.py). The winners come from ``scoring.standings.awards``."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.db.models import Max
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -18,8 +19,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from members.roles import is_organizer, organizer_required
 from scoring.forms import AwardFormSet, ByHandAwardForm, award_periods, filters_from, query_number
 from scoring.models import Award, Measure, StandingsGroup
-from scoring.reports import inline
-from scoring.reports.pdf import award_lines, render_certificate_pdf
+from scoring.reports.pdf import award_lines
 from scoring.standings import Filters, award_notes, compute_awards
 
 
@@ -79,26 +79,6 @@ def awards(request: HttpRequest) -> HttpResponse:
         "can_edit": organizer,
     }
     return render(request, "scoring/awards.html", context)
-
-
-@organizer_required
-@require_safe
-def award_certificate(request: HttpRequest) -> HttpResponse:
-    """賞状: the A4 certificate of one winner (``member``) of one award (``award``) for the
-    period, a PDF. 404 for anyone who did not win it."""
-    filters = filters_from(request)
-    award_pk, member_pk = (
-        query_number(request.GET.get("award")),
-        query_number(request.GET.get("member")),
-    )
-    for result in compute_awards(filters):
-        if result.award.pk != award_pk:
-            continue
-        for winner in result.winners:
-            if winner.member_id == member_pk:
-                filename, content_type, pdf = render_certificate_pdf(result, winner, filters)
-                return inline(pdf, content_type, filename)
-    raise Http404(_("No such winner of this award in this period."))
 
 
 @organizer_required

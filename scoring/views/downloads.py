@@ -1,52 +1,47 @@
-"""Downloads: the reports as PDF, Excel and CSV, made by tasks and kept.
+"""Every file the app hands out, answered by one entry point: ``handout`` (each kind's URL
+is ``handout_view(key)``: who may ask for it, GET or HEAD only, then ``handout``), from the
+registry of kinds (``scoring.reports.registry``). A kind kept as a report is asked for
+(``scoring.reports.asking``) and answered as its row stands; a kind not kept is made in the
+request and answered inline.
 
-Asking for a report (``scoring.reports.making.ask``) gives its ``Report`` row: kept already
-(the file is sent at once), or queued for a worker, or, for a small one, made in this request
-by the same function the worker runs. A plain request for a report not ready is redirected to
-the report's own page, which shows its progress and then the download. From a page with htmx,
-the same links answer with that page's progress fragment, swapped in beside the buttons and
-polled every second until the file is ready; the fragment then holds the download link, which
+Asking for a report gives its ``Report`` row: kept already (the file is sent at once), or
+queued for a worker, or, for a small one, made in this request by the same function the
+worker runs. A plain request for a report not ready is redirected to the report's own page,
+which shows its progress and then the download. From a page with htmx, the same links answer
+with that page's progress fragment, swapped in beside the buttons and polled every second
+until the file is ready; the fragment then holds the download link, which
 static/js/downloads.js follows at once.
 
-Two files a page shows in place, the news picture (例会速報) and the 回覧板, are reports made
-at once and kept too: the request that first asks makes it, one asking meanwhile waits for it
-(``making.awaited``), and either is given the file itself, inline.
+A file a page shows in place (the news picture, the 回覧板) is made at once and kept too: the
+request that first asks makes it, one asking meanwhile waits for it, and either is given the
+file itself, inline.
 
-A person with as many reports waiting as they may have (``making.TooManyReports``) is told so,
-with the way to each of them, instead of a new one being queued. The page of a report a newer
-one replaced leads to the newer one (``making.current``).
+A person with as many reports waiting as they may have (``TooManyReports``) is told so, with
+the way to each of them, instead of a new one being queued. The page of a report a newer one
+replaced leads to the newer one.
 """
 
 from __future__ import annotations
 
-from typing import cast
+from collections.abc import Callable
+from typing import Any, cast
 
 from django.conf import settings
+from django.contrib.auth.decorators import login_not_required
 from django.contrib.auth.models import User
-from django.http import FileResponse, Http404, HttpRequest, HttpResponseBase
+from django.contrib.auth.views import redirect_to_login
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils import timezone
 from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
-from members.models import Member
-from members.roles import is_organizer
-from scoring.forms import filters_from
-from scoring.models import Meet, Report, ReportStatus
-from scoring.reports import kept_files, where_kept
-from scoring.reports.making import (
-    Spec,
-    TooManyReports,
-    ask,
-    awaited,
-    could_not_keep,
-    current,
-    is_kept,
-    kept_name,
-    take_up,
-)
-from scoring.reports.news import standings_link
-from scoring.standings import Filters, Period, PeriodKind
+from members.roles import is_organizer, open_to_visitors_when, organizer_required
+from scoring.models import Report, ReportStatus
+from scoring.reports import inline, kept_files, where_kept
+from scoring.reports.asking import TooManyReports, ask, asked_again, followed, shown_in_place
+from scoring.reports.kept import could_not_keep, is_kept, kept_name
+from scoring.reports.registry import HANDOUTS, Kept, Who, made_now
+from scoring.reports.specs import Spec
 from scoring.views import HtmxHttpRequest
 
 
@@ -106,7 +101,7 @@ def _shown(request: HtmxHttpRequest, spec: Spec) -> HttpResponseBase:
     for while another request makes it; if it could not be made (or is still being made
     after the wait), its report's page says so."""
     try:
-        report = awaited(ask(spec, by=_asker(request)), _asker(request))
+        report = shown_in_place(spec, _asker(request))
     except TooManyReports as full:
         return _too_many(request, full)
     if is_kept(report):
@@ -118,10 +113,10 @@ def _shown(request: HtmxHttpRequest, spec: Spec) -> HttpResponseBase:
 def report(request: HtmxHttpRequest, digest: str) -> HttpResponseBase:
     """A report's progress: the whole page, or (htmx, polling) the fragment alone. A report
     a newer one replaced leads to the newer one (polling, its fragment polls that one); one
-    whose worker died is queued again first (``take_up``)."""
-    found = take_up(get_object_or_404(Report, digest=digest))
+    whose worker died is queued again first (``asking.followed``)."""
+    found = get_object_or_404(Report, digest=digest)
     try:
-        shown = current(found, _asker(request))
+        shown = followed(found, _asker(request))
     except TooManyReports as full:
         return _too_many(request, full)
     if shown.pk != found.pk and not request.htmx:
@@ -134,7 +129,7 @@ def report_again(request: HtmxHttpRequest, digest: str) -> HttpResponseBase:
     """Try a report that could not be made again: asked for anew, as its button did."""
     found = get_object_or_404(Report, digest=digest)
     try:
-        return redirect(ask(Spec.from_json(found.spec), by=_asker(request)))
+        return redirect(asked_again(found, _asker(request)))
     except TooManyReports as full:
         return _too_many(request, full)
 
@@ -149,51 +144,45 @@ def report_file(request: HttpRequest, digest: str) -> HttpResponseBase:
     return redirect(found)
 
 
-@require_safe
-def standings_pdf(request: HtmxHttpRequest) -> HttpResponseBase:
-    return _answer(request, Spec.of("standings.pdf", filters_from(request)))
+def handout(request: HtmxHttpRequest, key: str, **kwargs: Any) -> HttpResponseBase:
+    """The one entry point of every file the app hands out: the kind ``key`` of the registry
+    reads its spec from the request; kept as a report, it is asked for and answered as its
+    row stands (the file, its progress, its page); not kept, it is made now and answered
+    inline."""
+    kind = HANDOUTS[key]
+    if kind.token_holds is not None and not kind.token_holds(kwargs.pop("token")):
+        return redirect_to_login(request.get_full_path())  # as any page a visitor asks for
+    spec = kind.spec(request, **kwargs)
+    if kind.kept is Kept.AS_REPORT:
+        return _shown(request, spec) if kind.shown else _answer(request, spec)
+    filename, content_type, content = made_now(spec)
+    response = inline(content, content_type, filename)
+    if kind.cache_control:
+        response["Cache-Control"] = kind.cache_control
+    return response
 
 
-@require_safe
-def standings_xlsx(request: HtmxHttpRequest) -> HttpResponseBase:
-    return _answer(request, Spec.of("standings.xlsx", filters_from(request)))
+ViewFunc = Callable[..., HttpResponseBase]
 
 
-@require_safe
-def games_csv(request: HtmxHttpRequest) -> HttpResponseBase:
-    """Every game of the period (and meet kind) shown, whatever its group: the club's data."""
-    shown = filters_from(request)
-    filters = Filters(period=shown.period, kind=shown.kind, every_group=True)
-    return _answer(request, Spec.of("games.csv", filters))
+def handout_view(key: str) -> ViewFunc:
+    """The view of the URL of the kind ``key``: who may ask for it (its ``Who``), GET or HEAD
+    only, then ``handout``. Marked with its key (``handout_key``), so a walk of the URLs can
+    tell every file answered comes from here."""
+    kind = HANDOUTS[key]
 
+    def view(request: HtmxHttpRequest, **kwargs: Any) -> HttpResponseBase:
+        return handout(request, key, **kwargs)
 
-@require_safe
-def member_pdf(request: HtmxHttpRequest, pk: int) -> HttpResponseBase:
-    member = get_object_or_404(Member, pk=pk)
-    return _answer(request, Spec.of("member.pdf", filters_from(request), member=member.pk))
-
-
-@require_safe
-def meet_pdf(request: HtmxHttpRequest, pk: int) -> HttpResponseBase:
-    meet = get_object_or_404(Meet, pk=pk)
-    return _answer(request, Spec.of("meet.pdf", meet=meet.pk))
-
-
-@require_safe
-def news_picture(request: HtmxHttpRequest, pk: int) -> HttpResponseBase:
-    """例会速報 as a picture: what the news page shows and its 「共有」 hands on."""
-    meet = get_object_or_404(Meet, pk=pk)
-    return _shown(request, Spec.of("news.png", meet=meet.pk, link=standings_link(request)))
-
-
-@require_safe
-def notice_pdf(request: HtmxHttpRequest) -> HttpResponseBase:
-    """回覧板: a month's meets (``?month=2026-12``; this month by default) on an A4 page."""
-    month = timezone.localdate().replace(day=1)
-    try:
-        period = Period.parse(request.GET.get("month", ""))
-    except ValueError:  # none, not a period, or outside the meets' years: this month
-        period = None
-    if period is not None and period.kind is PeriodKind.MONTH and period.start is not None:
-        month = period.start
-    return _shown(request, Spec.of("notice.pdf", Filters(Period.month(month.year, month.month))))
+    view.__name__ = view.__qualname__ = f"handout[{key}]"
+    # The guards are typed for views answering an HttpResponse; a kept file's is streamed.
+    guarded = cast(Callable[..., HttpResponse], require_safe(view))
+    if kind.who is Who.ORGANIZER:
+        guarded = organizer_required(guarded)
+    elif kind.who is Who.VISITOR_WHEN_OPEN:
+        assert kind.open_when is not None
+        guarded = open_to_visitors_when(kind.open_when)(guarded)
+    elif kind.who is Who.TOKEN:
+        guarded = login_not_required(guarded)
+    setattr(guarded, "handout_key", key)  # noqa: B010 (an attribute a function type lacks)
+    return guarded

@@ -1,6 +1,7 @@
-"""The table draw (卓組み) of a meet: draw or redraw (organizer), the board to read across the
-room on a tablet, and the A4 PDF. The draw in the meet's grid is the meet page's
-(``views/meets.py``, from ``meet_draw.grid_with_draw``)."""
+"""The table draw (卓組み) of a meet: draw or redraw (organizer), and the board to read across
+the room on a tablet. Its A4 PDF and the record sheet are handouts of the registry
+(``reports/registry.py``, answered by views/downloads.py). The draw in the meet's grid is the
+meet page's (``views/meets.py``, from ``meet_draw.grid_with_draw``)."""
 
 from __future__ import annotations
 
@@ -11,24 +12,14 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.loader import render_to_string
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from members.roles import organizer_required
 from scoring.forms import SEED_LIMIT, DrawForm, query_number
-from scoring.meet_draw import (
-    MeetDraw,
-    make_draw,
-    save_draw,
-    stored_draw,
-    three_player_rule_set,
-)
+from scoring.meet_draw import make_draw, save_draw, stored_draw
 from scoring.models import Meet
-from scoring.notation import meet_date
-from scoring.reports import inline, weasy
-from scoring.reports.pdf import render_record_sheet_pdf
+from scoring.reports.table_draw import board_context
 
 
 @organizer_required
@@ -71,16 +62,6 @@ def draw_make(request: HttpRequest, pk: int) -> HttpResponse:
     return back
 
 
-def _board_context(meet: Meet, drawn: MeetDraw | None) -> dict[str, object]:
-    three = three_player_rule_set(meet)
-    return {
-        "meet": meet,
-        "drawn": drawn,
-        "three_rule_set": three,
-        "has_three": bool(drawn and any(t.three_players for r in drawn.rounds for t in r.tables)),
-    }
-
-
 @require_safe
 def draw_board(request: HttpRequest, pk: int) -> HttpResponse:
     """The draw in big type, to read across the room: every round, or one (``?round=2``)."""
@@ -90,7 +71,7 @@ def draw_board(request: HttpRequest, pk: int) -> HttpResponse:
     rounds = drawn.rounds if drawn else ()
     if shown is not None:
         rounds = tuple(r for r in rounds if r.round_no == shown) or rounds
-    context = _board_context(meet, drawn)
+    context = board_context(meet, drawn)
     context.update(
         {
             "rounds": rounds,
@@ -99,31 +80,3 @@ def draw_board(request: HttpRequest, pk: int) -> HttpResponse:
         }
     )
     return render(request, "scoring/draw_board.html", context)
-
-
-def render_draw_pdf(meet: Meet, drawn: MeetDraw | None) -> bytes:
-    """卓組み表: the three rounds of the draw on one A4 page (WeasyPrint, the reports' base)."""
-    context = _board_context(meet, drawn)
-    context.update(
-        {
-            "title": _("Table draw"),
-            "period_label": f"{meet_date(meet.date)} {meet.get_kind_display()}",
-            "made_on": timezone.localdate(),
-        }
-    )
-    return weasy.write_pdf(render_to_string("reports/draw.html", context))
-
-
-@require_safe
-def record_sheet_pdf(request: HttpRequest, pk: int) -> HttpResponse:
-    """記録用紙 of the meet's draw, to print for the tables (``render_record_sheet_pdf``)."""
-    meet = get_object_or_404(Meet.objects.select_related("rule_set"), pk=pk)
-    name = f"shirakaba-record-sheet-{meet.date:%Y-%m-%d}-{meet.kind}.pdf"
-    return inline(render_record_sheet_pdf(meet, stored_draw(meet)), "application/pdf", name)
-
-
-@require_safe
-def draw_pdf(request: HttpRequest, pk: int) -> HttpResponse:
-    meet = get_object_or_404(Meet.objects.select_related("rule_set"), pk=pk)
-    name = f"shirakaba-draw-{meet.date:%Y-%m-%d}-{meet.kind}.pdf"
-    return inline(render_draw_pdf(meet, stored_draw(meet)), "application/pdf", name)

@@ -15,7 +15,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
@@ -24,9 +24,7 @@ from scoring.forms import query_number
 from scoring.hands import FU_VALUES, RULES, Hand, InvalidHand, Payer, System
 from scoring.models import RuleSet
 from scoring.notation import points
-from scoring.reports import inline
 from scoring.reports.score_table import (
-    cached_score_table_pdf,
     level_name,
     system_for,
     system_name,
@@ -248,11 +246,3 @@ def calculator(request: HttpRequest) -> HttpResponse:
         "sticks_more": state.query(sticks=min(state.sticks + 1, hands.STICK_LIMIT)),
     }
     return render(request, "scoring/calculator.html", context, status=400 if problems else 200)
-
-
-@require_safe
-def score_table_pdf(request: HttpRequest, pk: int) -> HttpResponse:
-    """The A4 点数計算表 of one rule set (``reports/score_table.py``)."""
-    rule_set = get_object_or_404(RuleSet, pk=pk)
-    name = f"shirakaba-score-table-{rule_set.pk}.pdf"
-    return inline(cached_score_table_pdf(rule_set), "application/pdf", name)

@@ -1,5 +1,6 @@
-"""Before the meet: the schedule (the coming meets), 出欠 and the calendar feed (the 回覧板
-notice, kept like a report, is answered by views/downloads.py). A planned meet is a ``Meet`` without games yet; results are entered on it on the day.
+"""Before the meet: the schedule (the coming meets) and 出欠. The calendar feed and the 回覧板
+are handouts of the registry (``reports/registry.py``, answered by views/downloads.py). A
+planned meet is a ``Meet`` without games yet; results are entered on it on the day.
 
 Who sees what: the schedule page, its feed and the notice are for members (and organizers);
 visitors see the page and the feed only when the organizer opened the schedule
@@ -11,8 +12,6 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_not_required
-from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -28,19 +27,14 @@ from members.roles import club_roles, is_organizer, open_to_visitors_when, organ
 from scoring.forms import AnswerForm, PlanForm
 from scoring.models import AnswerChoice, CalendarLink, ClubSettings, Meet, RuleSet
 from scoring.planning import coming_meets, planned
-from scoring.reports import ical, inline
 from scoring.views import HtmxHttpRequest
-
-
-def schedule_is_public() -> bool:
-    return ClubSettings.load().schedule_public
 
 
 def _signed_in_member(request: HttpRequest) -> bool:
     return bool(club_roles(request.user))
 
 
-@open_to_visitors_when(schedule_is_public)
+@open_to_visitors_when(ClubSettings.schedule_is_public)
 @vary_on_headers("HX-Request")
 @require_safe
 def schedule(request: HtmxHttpRequest) -> HttpResponse:
@@ -48,7 +42,7 @@ def schedule(request: HtmxHttpRequest) -> HttpResponse:
     me = own_member(request)
     organizer = is_organizer(request.user)
     link = CalendarLink.objects.filter(member=me).first() if me else None
-    public = schedule_is_public()
+    public = ClubSettings.schedule_is_public()
     if link is not None:
         feed_url = request.build_absolute_uri(reverse("scoring:schedule-feed", args=[link.token]))
     elif public:
@@ -215,33 +209,3 @@ def calendar_link(request: HttpRequest) -> HttpResponse:
         link.renew()
         messages.success(request, _("A new calendar address: the old one no longer works."))
     return redirect("scoring:schedule")
-
-
-FEED_KEEPS = timedelta(days=62)
-"""How far back the feed goes: a phone's calendar drops an event the feed no longer holds, so
-the meets of the last two months stay in it, not only the coming ones."""
-
-
-def _feed() -> HttpResponse:
-    meets = coming_meets(timezone.localdate() - FEED_KEEPS)
-    response = inline(ical.schedule_calendar(meets), ical.CONTENT_TYPE, "shirakaba.ics")
-    response["Cache-Control"] = "private, no-store"
-    return response
-
-
-@open_to_visitors_when(schedule_is_public)
-@require_safe
-def public_feed(request: HttpRequest) -> HttpResponse:
-    """The feed at one address: for visitors when the schedule is open, else for members."""
-    return _feed()
-
-
-@login_not_required
-@require_safe
-def member_feed(request: HttpRequest, token: str) -> HttpResponse:
-    """The feed at a member's secret address, for a calendar app that cannot sign in; it
-    works while the member is active. A wrong address is sent to sign in like any page."""
-    link = CalendarLink.objects.filter(token=token, member__is_active=True).first()
-    if link is None:
-        return redirect_to_login(request.get_full_path())
-    return _feed()

@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from functools import partial
+from pathlib import Path
 from typing import Any
 from unittest import mock
 from urllib.parse import quote
@@ -25,6 +26,9 @@ from django.http import HttpResponse, QueryDict
 from django.test import Client
 from django.urls import resolve
 
+from scoring.models import Report, ReportStatus
+from scoring.reports import registry
+from scoring.views import downloads
 from tests.builders import content, every_path
 
 pytestmark = pytest.mark.django_db
@@ -137,6 +141,57 @@ def test_an_organizer_reaches_every_page_and_every_write(alice, sample):
             response = getattr(organizer, method)(path, JUNK if method == "post" else None)
             assert response.status_code < 500, (method, path, response.status_code)
             assert response.status_code != 403 or path.startswith("/admin/"), (method, path)
+
+
+def test_every_file_answered_goes_through_the_registry(alice, sample, monkeypatch, settings):
+    """Every file the app hands out is a kind of the registry (``reports/registry.py``): each
+    kind has one URL, whose view is the registry's entry point for that kind; and walking
+    every URL as the organizer, every answer that is a file (``Content-Disposition``) comes
+    from such a view, or is a kept file of a kind asked for before (``report_file``)."""
+    monkeypatch.setattr(
+        registry, "render", lambda spec, progress, share=False: (spec.kind, "x/y", b"made")
+    )
+    # Nothing this test makes is kept in the cache (the score table is kept there).
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}}
+    organizer = Client()
+    organizer.force_login(alice)
+    urls_of: dict[str, list[str]] = {}
+    files: list[str] = []
+    for path in every_path(sample):
+        view = resolve(path).func
+        key = getattr(view, "handout_key", None)
+        if key is not None:
+            urls_of.setdefault(key, []).append(path)
+        response = organizer.get(path)
+        if response.has_header("Content-Disposition"):
+            files.append(path)
+            assert key in registry.HANDOUTS or view is downloads.report_file, path
+    assert {key: len(paths) for key, paths in urls_of.items()} == dict.fromkeys(
+        registry.HANDOUTS, 1
+    )
+    assert len(files) >= 8  # the walk did meet files: the reports, the draw, the score table
+    kept = Report.objects.filter(status=ReportStatus.READY)
+    assert kept.exists()
+    for report in kept:
+        path = f"/reports/{report.digest}/file"
+        assert organizer.get(path).has_header("Content-Disposition")
+        assert resolve(path).func is downloads.report_file
+        assert report.spec["kind"] in registry.HANDOUTS
+
+
+def test_no_view_outside_the_entry_point_answers_a_file():
+    """The views build no file answer of their own: only views/downloads.py, the registry's
+    entry point, turns what a kind made into an answer with ``Content-Disposition``."""
+    root = Path(__file__).resolve().parents[2]
+    makes_a_file = re.compile(r"Content-Disposition|FileResponse|\binline\(|as_attachment")
+    views = [*root.glob("scoring/views/*.py"), root / "members" / "views.py"]
+    views.append(root / "shirakaba" / "views.py")
+    found = [
+        str(path.relative_to(root))
+        for path in views
+        if path.name != "downloads.py" and makes_a_file.search(path.read_text(encoding="utf-8"))
+    ]
+    assert found == []
 
 
 # Hostile values (issue 26 §5), put in every path part and every query parameter of every

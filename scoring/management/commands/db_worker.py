@@ -2,7 +2,7 @@
 worker died.
 
 A worker killed with SIGKILL leaves the report it was making marked as being made; its page,
-or asking for it again, queues it afresh (``making.take_up``). A report nobody is waiting for
+or asking for it again, queues it afresh (``taking_up.take_up``). A report nobody is waiting for
 (those queued after a finalise) would wait for the next person to ask; so every worker looks,
 every ``SWEEP`` seconds, for reports with no heartbeat for ``ABANDONED_AFTER`` and takes them
 up. This command stands in for django-tasks-db's own (the ``scoring`` app is listed before
@@ -18,7 +18,7 @@ from typing import Any
 from django.db import DatabaseError, connections
 from django_tasks_db.management.commands.db_worker import Command as WorkerCommand
 
-from scoring.reports import making
+from scoring.reports import taking_up
 
 logger = logging.getLogger(__name__)
 
@@ -31,7 +31,7 @@ def sweep(stop: threading.Event, every: float = SWEEP) -> None:
     """Until ``stop`` is set: take up abandoned reports every ``every`` seconds."""
     while not stop.wait(every):
         try:
-            taken = making.take_up_abandoned()
+            taken = taking_up.take_up_abandoned()
         except DatabaseError:  # a locked or lost database: the next sweep tries again
             logger.warning("Sweeping for abandoned reports failed", exc_info=True)
             continue

@@ -28,7 +28,9 @@ from django.core.management.base import BaseCommand, CommandError
 from scoring.models import Meet, ReportStatus, StandingsGroup
 from scoring.notation import MeetKind
 from scoring.reports import kept_files
-from scoring.reports.making import Maker, Spec, ask, is_kept, kept_name
+from scoring.reports.asking import Maker, ask
+from scoring.reports.kept import is_kept, kept_name
+from scoring.reports.specs import Spec
 from scoring.standings import Filters, Period
 
 

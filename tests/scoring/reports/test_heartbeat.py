@@ -17,8 +17,10 @@ from django_tasks_db.models import DBTaskResult
 
 from scoring.management.commands import db_worker
 from scoring.models import ABANDONED_AFTER, Report, ReportPart, ReportStatus
-from scoring.reports import heartbeat, making, parts, weasy
-from scoring.reports.making import Spec, ask
+from scoring.reports import making, parts, registry, taking_up, weasy
+from scoring.reports.asking import ask
+from scoring.reports.heartbeat import Heartbeat, of_process
+from scoring.reports.specs import Spec
 from scoring.standings import Filters, Period
 
 pytestmark = pytest.mark.django_db
@@ -30,7 +32,9 @@ HTMX = {"HX-Request": "true"}
 def fake_render(monkeypatch) -> None:
     """A report laid out at once (these tests make no PDF; test_db_worker.py does)."""
     monkeypatch.setattr(
-        making, "render", lambda spec, progress, share=False: ("r.pdf", "application/pdf", b"%PDF-")
+        registry,
+        "render",
+        lambda spec, progress, share=False: ("r.pdf", "application/pdf", b"%PDF-"),
     )
 
 
@@ -120,7 +124,9 @@ def test_a_report_made_in_a_request_that_died_is_made_when_its_page_is_polled(
 ):
     # Made in a request (no task), whose process was killed while it made it.
     report = Report.objects.create(
-        digest=making.digest_of(Spec.of("standings.pdf", Filters(period=Period.parse("2025-H1")))),
+        digest=registry.digest_of(
+            Spec.of("standings.pdf", Filters(period=Period.parse("2025-H1")))
+        ),
         spec=Spec.of("standings.pdf", Filters(period=Period.parse("2025-H1"))).as_json(),
         spec_key="x",
         asked_at=timezone.now(),
@@ -183,48 +189,56 @@ def wait_until(condition, seconds: float) -> bool:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_maker_beats_while_it_works_and_stops_when_done(monkeypatch):
-    # The beating thread of an earlier test ends within its beat (5 s) of it.
-    assert wait_until(heartbeat.idle, heartbeat.BEAT + 1)
-    monkeypatch.setattr(heartbeat, "BEAT", 0.05)
+def test_a_maker_beats_while_it_works_and_stops_when_done():
+    beats = Heartbeat(every=0.05)  # the test's own: no thread of another test is in its way
     part = ReportPart.objects.create(
         digest="d" * 64, html="", used_at=timezone.now(), status=ReportStatus.QUEUED
     )
     assert ReportPart.claim(part.pk)
     claimed = ReportPart.objects.get().beat_at
     assert claimed is not None  # claiming is the first beat
-    with heartbeat.beating(ReportPart, part.pk):
+    with beats.beating(ReportPart, part.pk):
         # WeasyPrint holding this thread for a long layout: the beat goes on beside it.
         beaten = wait_until(lambda: ReportPart.objects.get().beat_at > claimed, 2)
         assert beaten, "no beat while the part was being made"
     ReportPart.made(part.pk)
-    assert wait_until(heartbeat.idle, 2)  # the thread ends when nothing is being made
+    assert wait_until(beats.idle, 2)  # the thread ends when nothing is being made
     last = ReportPart.objects.get().beat_at
     threading.Event().wait(0.2)
     assert ReportPart.objects.get().beat_at == last
+
+
+def test_a_maker_beats_with_the_process_heartbeat_and_a_test_has_its_own(heartbeat):
+    """Every maker beats with the process's heartbeat; each test installs its own (the
+    ``heartbeat`` fixture), whose thread has ended when the test ends."""
+    assert of_process() is heartbeat and heartbeat.idle()
+    with heartbeat.beating(ReportPart, 1):
+        assert not heartbeat.idle()
+    heartbeat.stop()
+    assert heartbeat.idle()
 
 
 def test_a_worker_sweep_takes_up_a_report_nobody_is_waiting_for(queued):
     """A report queued after a finalise has no page polling it: each worker's sweep
     (``db_worker``, every ``SWEEP`` seconds) takes it up; a beating one is left alone."""
     task = taken_by_a_worker(queued, beat=ABANDONED_AFTER + timedelta(seconds=1))
-    assert making.take_up_abandoned() == 1
+    assert taking_up.take_up_abandoned() == 1
     task.refresh_from_db()
     assert task.status == "READY"
     assert Report.objects.get().status == ReportStatus.QUEUED
-    assert making.take_up_abandoned() == 0  # queued again, nothing more to take up
+    assert taking_up.take_up_abandoned() == 0  # queued again, nothing more to take up
 
 
 def test_a_beating_report_is_not_swept(queued):
     taken_by_a_worker(queued, beat=timedelta(seconds=5))
-    assert making.take_up_abandoned() == 0
+    assert taking_up.take_up_abandoned() == 0
     assert Report.objects.get().status == ReportStatus.MAKING
 
 
 def test_the_sweeper_runs_until_stopped(queued, monkeypatch):
     assert get_commands()["db_worker"] == "scoring"  # ours stands in for django-tasks-db's
     swept = threading.Event()
-    monkeypatch.setattr(making, "take_up_abandoned", lambda: swept.set() or 0)
+    monkeypatch.setattr(taking_up, "take_up_abandoned", lambda: swept.set() or 0)
     stop = threading.Event()
     sweeper = threading.Thread(target=db_worker.sweep, args=(stop, 0.01))
     sweeper.start()

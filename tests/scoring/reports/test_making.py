@@ -1,4 +1,4 @@
-"""Making reports (scoring/reports/making.py): pruning, digests, what a finalise queues, and
+"""Making reports (scoring/reports/making.py, asking.py, pruning.py, registry.py): pruning, digests, what a finalise queues, and
 the limits (issue 26): how many one person may have waiting, a report replaced by a
 newer one of the same request not made, the kept files bounded in size; a reports directory
 the server cannot write gives every kind of report the same clear page, and nothing
@@ -27,8 +27,21 @@ from scoring.models import (
     ReportStatus,
     StandingsGroup,
 )
-from scoring.reports import keep, kept_files, making, news, parts, pdf
-from scoring.reports.making import RENDERERS, ReportKind, Spec, ask, kept_name, prune
+from scoring.reports import (
+    asking,
+    fingerprints,
+    keep,
+    kept_files,
+    making,
+    news,
+    parts,
+    pdf,
+    registry,
+)
+from scoring.reports.asking import ask
+from scoring.reports.kept import kept_name
+from scoring.reports.pruning import prune
+from scoring.reports.specs import Spec
 from scoring.standings import Filters, Period
 from tests.builders import making_entry, reports_kept_in
 
@@ -109,7 +122,7 @@ def test_a_flood_of_requests_at_once_is_held_to_the_limit(bob, recorded_game, qu
             period = Period.parse(f"2025-04-01..2025-09-{day:02d}")
             ask(Spec.of("standings.pdf", Filters(period=period)), by=bob)
             return "queued"
-        except making.TooManyReports:
+        except asking.TooManyReports:
             return "refused"
         finally:
             connection.close()
@@ -143,7 +156,7 @@ def test_an_organizers_report_is_made_before_the_members_waiting(
 def data_version(monkeypatch):
     """The data's fingerprint, as a number the test turns: each turn is a save."""
     version = {"now": 1}
-    monkeypatch.setattr(making, "fingerprint", lambda spec: version["now"])
+    monkeypatch.setattr(fingerprints, "fingerprint", lambda spec: version["now"])
     return version
 
 
@@ -414,10 +427,10 @@ def test_a_kept_report_not_asked_for_in_a_month_and_a_replaced_one_are_pruned(re
 
 def test_a_change_to_the_templates_makes_a_new_digest(recorded_game, monkeypatch):
     spec = Spec.of("standings.pdf", Filters(period=Period.parse("2025-H1")))
-    before = making.digest_of(spec)
-    assert making.digest_of(spec) == before
-    monkeypatch.setattr(making, "template_version", lambda: "another")
-    assert making.digest_of(spec) != before
+    before = registry.digest_of(spec)
+    assert registry.digest_of(spec) == before
+    monkeypatch.setattr(registry, "template_version", lambda: "another")
+    assert registry.digest_of(spec) != before
 
 
 def test_an_award_edited_or_an_earlier_game_changed_makes_a_new_digest(recorded_game):
@@ -425,11 +438,11 @@ def test_an_award_edited_or_an_earlier_game_changed_makes_a_new_digest(recorded_
     half-year (the rating at the period's end reads every game before it) changes what it
     shows, so the kept file is not served again."""
     spec = Spec.of("standings.pdf", Filters(period=Period.parse("2025-H2")))
-    before = making.digest_of(spec)
+    before = registry.digest_of(spec)
     award = Award.objects.of_group(StandingsGroup.club()).first()
     award.name = "最優秀賞"
     award.save()
-    renamed = making.digest_of(spec)
+    renamed = registry.digest_of(spec)
     assert renamed != before
     game = Hanchan.objects.get(pk=recorded_game.pk)  # 2025-04-09: the half-year before
     entries = [
@@ -439,7 +452,7 @@ def test_an_award_edited_or_an_earlier_game_changed_makes_a_new_digest(recorded_
         )
     ]
     game.record(entries, expected_version=game.version)
-    assert making.digest_of(spec) != renamed
+    assert registry.digest_of(spec) != renamed
 
 
 def test_finalising_a_meet_queues_its_month_and_half_year(
@@ -475,8 +488,8 @@ def test_a_game_entered_after_the_report_is_in_the_next_one(recorded_game, four_
 
 
 def test_every_kind_of_report_has_its_renderer():
-    assert set(RENDERERS) == set(ReportKind)
-    assert ReportKind("standings.pdf") is ReportKind.STANDINGS_PDF
+    assert all(callable(kind.render) for kind in registry.HANDOUTS.values())
+    assert registry.HANDOUTS["standings.pdf"].key == "standings.pdf"
 
 
 # What a report shows, and what it does not: a kept file is served again until what it shows
@@ -497,7 +510,7 @@ def period_specs(member: Member) -> list[Spec]:
 
 
 def digests(specs: list[Spec]) -> list[str]:
-    return [making.digest_of(spec) for spec in specs]
+    return [registry.digest_of(spec) for spec in specs]
 
 
 @pytest.fixture
@@ -542,16 +555,16 @@ def test_a_meets_sheet_moves_with_its_own_attendance_and_note_only(
     """The sheet shows its meet's attendance (「4 attending」) and note; another meet's
     attendance is not on it."""
     spec = Spec.of("meet.pdf", meet=recorded_game.meet.pk)
-    before = making.digest_of(spec)
+    before = registry.digest_of(spec)
     december.attendees.set(four_members)
-    assert making.digest_of(spec) == before
+    assert registry.digest_of(spec) == before
     meet = Meet.objects.get(pk=recorded_game.meet.pk)
     meet.attendees.add(Member.objects.create(name="中山 五郎", furigana="なかやま ごろう"))
-    more = making.digest_of(spec)
+    more = registry.digest_of(spec)
     assert more != before
     meet.note = "雨天決行"
     meet.save()
-    assert making.digest_of(spec) != more
+    assert registry.digest_of(spec) != more
 
 
 def test_what_the_reports_show_still_moves_their_digest(recorded_game, four_members):
@@ -581,11 +594,11 @@ def test_an_earlier_meet_moved_moves_a_later_periods_digest(recorded_game):
     """The rating at the period's end reads the games before it in the order of their days:
     a meet of the half-year before moved to another day makes a new digest."""
     spec = Spec.of("standings.pdf", Filters(period=Period.parse("2025-H2")))
-    before = making.digest_of(spec)
+    before = registry.digest_of(spec)
     meet = Meet.objects.get(pk=recorded_game.meet.pk)
     meet.date = date(2025, 4, 16)
     meet.save()
-    assert making.digest_of(spec) != before
+    assert registry.digest_of(spec) != before
 
 
 def test_a_digest_takes_a_few_queries_whatever_the_size_of_the_club(
@@ -599,7 +612,7 @@ def test_a_digest_takes_a_few_queries_whatever_the_size_of_the_club(
         counts = []
         for spec in specs:
             with CaptureQueriesContext(connection) as captured:
-                making.digest_of(spec)
+                registry.digest_of(spec)
             counts.append(len(captured))
         return counts
 

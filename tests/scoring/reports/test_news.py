@@ -11,9 +11,9 @@ from PIL import Image
 
 from members.models import Member
 from scoring.models import ClubSettings, Hanchan, Meet
-from scoring.reports import making
-from scoring.reports.making import Spec
+from scoring.reports import registry
 from scoring.reports.news import meet_news, news_png
+from scoring.reports.specs import Spec
 from tests.builders import making_entry
 
 pytestmark = pytest.mark.django_db
@@ -107,7 +107,7 @@ def test_news_png_draws_the_same_lines(award_season):
 
 
 def news_digest(meet: Meet, link: str = "https://example.org/") -> str:
-    return making.digest_of(Spec.of("news.png", meet=meet.pk, link=link))
+    return registry.digest_of(Spec.of("news.png", meet=meet.pk, link=link))
 
 
 def play_at(day: date, rule_set, members: list[Member]) -> Hanchan:

@@ -286,7 +286,7 @@ def test_parts_nobody_used_for_a_month_are_pruned(club, settings):
 
     from scoring.models import ReportPart
     from scoring.reports import parts
-    from scoring.reports.making import prune
+    from scoring.reports.pruning import prune
 
     old, new = parts.prepare([parts.Piece("<p>old</p>"), parts.Piece("<p>new</p>")])
     parts.make_all([old, new])

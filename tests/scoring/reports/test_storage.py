@@ -14,7 +14,8 @@ from pypdf import PdfReader
 
 from scoring.models import Report, ReportPart, ReportStatus
 from scoring.reports import NotKept, keep, kept_files, read, where_kept
-from scoring.reports.making import could_not_keep, kept_name, prune
+from scoring.reports.kept import could_not_keep, kept_name
+from scoring.reports.pruning import prune
 
 pytestmark = pytest.mark.django_db
 IN_MEMORY = "django.core.files.storage.InMemoryStorage"

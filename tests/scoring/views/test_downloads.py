@@ -20,7 +20,9 @@ from django.utils import timezone
 
 from scoring.models import Hanchan, Meet, Report, ReportStatus
 from scoring.reports import kept_files, making, news, pdf
-from scoring.reports.making import Spec, ask, kept_name
+from scoring.reports.asking import ask
+from scoring.reports.kept import kept_name
+from scoring.reports.specs import Spec
 from scoring.standings import Filters, Period
 from tests.builders import JKMA, FakeRenderer, making_entry, rule
 

@@ -13,7 +13,7 @@ started fresh for each report, the files kept in a scratch directory:
   one more meet of 4 tables (16 players, the club's size), the report asked for again;
 - the peak memory of each worker (VmHWM).
 
-Each time is from asking, as a member's click does (``making.ask``: the report queued), to
+Each time is from asking, as a member's click does (``asking.ask``: the report queued), to
 the report being ready. The machine's speed drifts, so a fixed pure-Python loop is timed
 before and after: figures are comparable only alongside it.
 """
@@ -43,7 +43,8 @@ from scoring.models import (
     RuleSet,
 )
 from scoring.notation import MeetKind
-from scoring.reports.making import Spec, ask
+from scoring.reports.asking import ask
+from scoring.reports.specs import Spec
 from scoring.standings import Filters, Period
 from shirakaba.devtools.management.commands.bench_standings import PREFIX
 from shirakaba.devtools.management.commands.bench_standings import Command as StandingsBench
