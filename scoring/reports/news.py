@@ -145,11 +145,16 @@ def meet_news(meet: Meet, link: str) -> News:
     return News(title=title, attended=attended, blocks=blocks, link=link)
 
 
+def news_pdf(news: News) -> bytes:
+    """The picture's one page, as WeasyPrint lays it out (before it is rasterized)."""
+    html = render_to_string("reports/news.html", {"news": news, "width": WIDTH_PX})
+    return weasy.write_pdf(html)
+
+
 def news_png(news: News) -> bytes:
     """The news as a phone-width picture: the lines in large type on a page 360 px wide
     (WeasyPrint), rasterized (pypdfium2) and cut a margin below the last line."""
-    html = render_to_string("reports/news.html", {"news": news, "width": WIDTH_PX})
-    pdf = pypdfium2.PdfDocument(weasy.write_pdf(html))
+    pdf = pypdfium2.PdfDocument(news_pdf(news))
     try:
         page = pdf[0]
         image = page.render(scale=SCALE).to_pil().convert("RGB")
