@@ -20,6 +20,7 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
+from members.models import Member
 from scoring.meet_draw import (
     MeetDraw,
     sheet_game_substitutes,
@@ -332,22 +333,30 @@ def notice_meets(month: date) -> QuerySet[Meet]:
     )
 
 
+NOTICE_NAMES_A_ROW = 4  # the 回覧板's name lines under a meet, four to a row
+
+
 def notice_fingerprint(month: date) -> list[object]:
-    """What changes whenever the 回覧板 of ``month`` changes (one query): what it shows of
-    each of its meets, and the day it is made (「… 現在」), so it is kept for a day at most."""
+    """What changes whenever the 回覧板 of ``month`` changes (two queries): what it shows of
+    each of its meets, how many name lines (the active members), and the day it is made
+    (「… 現在」), so it is kept for a day at most."""
     shown = notice_meets(month).values_list("pk", "date", "kind", "start_time", "place", "note")
-    return [list(shown), timezone.localdate()]
+    return [list(shown), Member.objects.active().count(), timezone.localdate()]
 
 
 def render_notice_pdf(month: date, meets: Sequence[Meet]) -> tuple[str, str, bytes]:
     """回覧板のお知らせ: a month's meets in large type (day, meet, start, place, note), each
-    with room for the names of those who answer on paper. Sheet 002: 「毎月の開催日を白樺会
-    ホームページおよび回覧版にてお知らせしております」."""
+    with a numbered line for the name of every active member, who answer on paper. Sheet
+    002: 「毎月の開催日を白樺会ホームページおよび回覧版にてお知らせしております」."""
+    lines = list(range(1, max(Member.objects.active().count(), 1) + 1))
     context = {
         "title": _("Meets of the month"),
         "period_label": Period.month(month.year, month.month).label,
         "month": month,
         "meets": meets,
+        "name_rows": [
+            lines[i : i + NOTICE_NAMES_A_ROW] for i in range(0, len(lines), NOTICE_NAMES_A_ROW)
+        ],
     }
     return (
         f"shirakaba-notice-{month:%Y-%m}.pdf",
