@@ -32,6 +32,22 @@ class ClubSettings(models.Model):
             "Visitors who have not signed in may read the coming meets and their calendar feed."
         ),
     )
+    negative_sign = models.CharField(
+        _("minus sign on handouts"),
+        max_length=1,
+        choices=[("−", "−"), ("▲", "▲")],
+        default="−",
+        help_text=_(
+            "How the printed standings, sheets and the news card write a negative P: − or the "
+            "club's own ▲ (「四位▲30P」)."
+        ),
+    )
+    representative = models.CharField(
+        _("representative (代表)"),
+        max_length=40,
+        blank=True,
+        help_text=_("The name the certificates (賞状) are signed with, after the club's."),
+    )
     history = HistoricalRecords()
 
     class Meta:
@@ -46,6 +62,11 @@ class ClubSettings(models.Model):
         """The one row; the defaults (not yet saved) until the organizer first changes one."""
         found = cls.objects.filter(pk=1).first()
         return found if found is not None else cls(pk=1)
+
+    @classmethod
+    def minus(cls) -> str:
+        """The sign the handouts write a negative number with (− or ▲)."""
+        return cls.load().negative_sign
 
     @classmethod
     def standings_are_public(cls) -> bool:

@@ -27,8 +27,8 @@ from scoring.meet_draw import (
     stored_draw,
     three_player_rule_set,
 )
-from scoring.models import Meet, ReportPart
-from scoring.notation import meet_date
+from scoring.models import ClubSettings, Meet, ReportPart
+from scoring.notation import HandLevel, meet_date
 from scoring.reports import Progress, no_progress, parts, weasy
 from scoring.reports.cells import lay_out
 from scoring.reports.charts import cumulative_chart
@@ -55,6 +55,7 @@ from scoring.standings import (
     meet_sheet,
     member_record,
     member_records,
+    period_summary,
     promotions,
     rating_at_the_end,
     rule_text,
@@ -67,10 +68,39 @@ CONTENT_TYPE = "application/pdf"
 NUMBERS_RUN = 100
 # The members' records are read, and their parts' HTML made, this many members at a time.
 MEMBERS_RUN = 100
+TOP_ON_COVER = 3  # the half-year report's first page names the top three
 
 
 def _html(template: str, context: dict[str, Any]) -> str:
-    return render_to_string(template, {**context, "made_on": timezone.localdate()})
+    html = render_to_string(template, {**context, "made_on": timezone.localdate()})
+    minus = context.get("minus", "−")
+    # Every U+2212 these reports print is a negative number's sign (the club's ▲ if chosen).
+    return html if minus == "−" else html.replace("−", minus)
+
+
+# The printed standings in two tables a member can follow across the page: the ranking with
+# P, games and places; then the rates, the big hands by kind and chombo (each with the rank
+# and the name again). A column not named here goes in the first table.
+SECOND_TABLE = frozenset(
+    {"top_rate", "top_two_rate", "last_avoid_rate", "big_hands", *HandLevel.values, "chombo"}
+)
+REPEATED = frozenset({"position", "name"})
+
+
+def standings_tables(filters: Filters, rows: list[StandingRow]) -> list[dict[str, Any]]:
+    """The standings' PDF columns (``STANDINGS``, in the PDF's order) split into the two
+    printed tables, each laid out with its heading."""
+    columns = STANDINGS.shown(Medium.PDF, shown_for(filters, rows))
+    first = [c for c in columns if c.key not in SECOND_TABLE]
+    second = [c for c in columns if c.key in SECOND_TABLE or c.key in REPEATED]
+    return [
+        {"heading": heading, "table": lay_out(cols, rows)}
+        for heading, cols in [
+            (_("Ranking: P, games and places"), first),
+            (_("Rates, mangan or better by kind, chombo"), second),
+        ]
+        if len(cols) > len(REPEATED)
+    ]
 
 
 def _chart_args(record: MemberRecord) -> tuple[list[str], list[Decimal], str, str]:
@@ -224,7 +254,10 @@ def render_standings_pdf(
         "filters": filters,
         "period_label": filters.heading,
         "rows": rows,
-        "table": lay_out(STANDINGS.shown(Medium.PDF, shown_for(filters, rows)), rows),
+        "tables": standings_tables(filters, rows),
+        "summary": period_summary(filters) if with_members else None,
+        "top": [r for r in rows if r.position <= TOP_ON_COVER],
+        "minus": ClubSettings.minus(),
         "place_columns": PlaceColumns.of(rows),
         "tied_note": tied_note(counts_wins(filters)),
         "big_hands": big_hand_list(filters),
@@ -254,6 +287,7 @@ def render_member_pdf(member_id: int, filters: Filters) -> tuple[str, str, bytes
         images[members[0]["name"]] = cumulative_chart(*_chart_args(record), fmt="jpeg")
     context = {
         "title": _("Personal record"),
+        "minus": ClubSettings.minus(),
         "filters": filters,
         "period_label": filters.heading,
         "members": members,
@@ -314,6 +348,7 @@ def render_meet_pdf(meet: Meet) -> tuple[str, str, bytes]:
     sheet = meet_sheet(meet)
     context = {
         "title": _("Meet sheet"),
+        "minus": ClubSettings.minus(),
         "meet": meet,
         "period_label": f"{meet_date(meet.date)} {meet.get_kind_display()}",
         "sheet": sheet,

@@ -85,8 +85,9 @@ def test_no_handout_sets_text_under_9_pt(demo, kind):
 
 
 def standings_runs(pdf: bytes) -> list[Run]:
-    """The runs of the pages of the standings tables (those headed 順位 … 合計P)."""
-    pages = {r.page for r in text_runs(pdf) if "合計P" in r.text}
+    """The runs of the pages of the standings tables (under their two headings)."""
+    headings = ("順位・ポイント・着順", "率・満貫以上（種類別）・錯和")
+    pages = {r.page for r in text_runs(pdf) if any(h in r.text for h in headings)}
     return [r for r in text_runs(pdf) if r.page in pages]
 
 
