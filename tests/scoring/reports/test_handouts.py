@@ -13,6 +13,7 @@ from itertools import pairwise
 import pytest
 from django.core.management import call_command
 from PIL import Image
+from pypdf import PdfReader
 
 from members.models import Member
 from scoring.meet_draw import make_draw
@@ -249,6 +250,7 @@ def test_the_news_card_fits_a_phone_at_4_to_5(club_rule, players):
         assert picture.width == 1080 and picture.height <= 1350
         width, _ = picture.size
     pdf = news.news_pdf(told)
+    assert len(PdfReader(io.BytesIO(pdf)).pages) == 1  # all of it on the one card
     runs = text_runs(pdf)
     px = width / 270  # the card's page is 270 pt wide
     assert min(r.size for r in runs) * px >= 32
@@ -258,7 +260,7 @@ def test_the_news_card_fits_a_phone_at_4_to_5(club_rule, players):
     assert "白樺会" in top and "10月8日" in top
     for row in meet_sheet(meet).day_rows:  # each player's day, and the names' lines
         assert signed_p(row.total) in text and "".join(row.name.split()) in text
-    assert "満貫" in text and "チョンボ" in text
+    assert "満貫" in text and "錯和" in text  # the big hands and chombo named
 
 
 # --- the paper around the meet ----------------------------------------------------------------
