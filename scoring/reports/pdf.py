@@ -8,6 +8,7 @@ The half-year report is made of parts, kept and shared among workers (``parts.py
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from datetime import date
 from decimal import Decimal
@@ -18,6 +19,7 @@ from django.db.models import QuerySet
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.formats import date_format
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from members.models import Member
@@ -460,13 +462,71 @@ VERTICAL_FORMS = str.maketrans(
 )
 
 
-def vertical_columns(text: str, per_column: int) -> list[str]:
-    """``text`` in vertical forms, cut into columns of at most ``per_column`` characters
-    (a line break starts a new column), first column first."""
-    columns: list[str] = []
-    for paragraph in text.translate(VERTICAL_FORMS).split("\n"):
-        columns += [paragraph[i : i + per_column] for i in range(0, len(paragraph), per_column)]
+# What no vertical line may start with (禁則): closing brackets, stops, small kana and the
+# iteration marks, as written vertically. Such a character hangs at the foot of the line
+# before instead (ぶら下がり).
+NOT_AT_LINE_START = frozenset(
+    "︶﹂﹄︒︑︐︘︸︺︼︾﹀ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮ・：；！？々ゝゞヽヾ"
+)
+NUMBER = re.compile(r"[+\-−]?\d[\d,.]*")
+
+
+def vertical_cells(text: str) -> list[list[str]]:
+    """``text`` as the cells of a vertical line, in groups never cut across lines: a number
+    of two digits is one cell set side by side (縦中横, "10"); any other number is its
+    full-width characters one above the other, kept together in one line; every other
+    character a cell of its own, in its vertical form."""
+    groups: list[list[str]] = []
+    at = 0
+    for found in NUMBER.finditer(text):
+        groups += [[c.translate(VERTICAL_FORMS)] for c in text[at : found.start()]]
+        number = found.group()
+        if len(number) == 2 and number.isdigit():
+            groups.append([number])  # 縦中横
+        else:
+            groups.append([c.translate(VERTICAL_FORMS) for c in number])
+        at = found.end()
+    groups += [[c.translate(VERTICAL_FORMS)] for c in text[at:]]
+    return groups
+
+
+def vertical_columns(text: str, per_column: int) -> list[list[str]]:
+    """``text`` as vertical lines of at most ``per_column`` cells (a line break starts a new
+    line), first line first, each a list of cells: a number is never cut (it starts the next
+    line when it does not fit), and a closing bracket or stop never starts a line (it hangs at
+    the foot of the line before)."""
+    columns: list[list[str]] = []
+    for paragraph in text.split("\n"):
+        column: list[str] = []
+        for group in vertical_cells(paragraph):
+            hangs = len(group) == 1 and group[0] in NOT_AT_LINE_START
+            if column and len(column) + len(group) > per_column and not hangs:
+                columns.append(column)
+                column = []
+            column += group
+        columns.append(column)
     return columns
+
+
+KANJI_DIGITS = "〇一二三四五六七八九"
+
+
+def kanji_number(n: int) -> str:
+    """1 to 99 in kanji numerals, as a date on a certificate writes them: 三十一."""
+    tens, ones = divmod(n, 10)
+    return ("" if tens == 0 else ("十" if tens == 1 else KANJI_DIGITS[tens] + "十")) + (
+        "" if ones == 0 and tens else KANJI_DIGITS[ones]
+    )
+
+
+def certificate_date(day: date) -> str:
+    """The certificate's date in the era and kanji numerals: 令和八年三月三十一日 (元年 for
+    the first year); in English, as the language writes dates."""
+    if get_language() != "ja" or day.year < 2019:
+        return date_format(day, "DATE_FORMAT")
+    year = day.year - 2018
+    era_year = "元" if year == 1 else kanji_number(year)
+    return f"令和{era_year}年{kanji_number(day.month)}月{kanji_number(day.day)}日"
 
 
 def certificate_text(result: AwardResult, winner: Winner, period: Period) -> str:
@@ -500,24 +560,31 @@ def body_layout(text: str) -> tuple[int, Decimal]:
 
 
 def render_certificate_pdf(
-    result: AwardResult, winner: Winner, filters: Filters
+    result: AwardResult, winner: Winner, filters: Filters, day: date | None = None
 ) -> tuple[str, str, bytes]:
     """賞状: an A4 certificate for one winner of one award, written vertically (right to
-    left): the title, the award, the winner, the words, the date and the club's name."""
-    made_on = timezone.localdate()
+    left): the title, the award (「同点」 when shared), the winner with 殿, the words, the
+    date (the end of the period, or ``day``), the club and its 代表."""
     body = certificate_text(result, winner, filters.period)
     per_column, body_size = body_layout(body)
-    # Right to left, as it is read: the title, the award, the winner, the words, the date
-    # and the club; each a list of (kind, column).
+    award = result.award.name + (_("（tied）") if result.tied else "")
+    signed = ClubSettings.load().representative
+    on = day or filters.period.end or timezone.localdate()
+    # Right to left, as it is read: each a list of (kind, line of cells).
     right_to_left = [
         ("heading", vertical_columns(_("Certificate"), 4)),
-        ("award", vertical_columns(result.award.name, 14)),
-        ("winner", vertical_columns(_("%(name)s 殿") % {"name": winner.name}, 12)),
+        ("award", vertical_columns(award, 16)),
+        ("winner", vertical_columns(_("%(name)s 殿") % {"name": winner.name}, 14)),
         ("body", vertical_columns(body, per_column)),
-        ("day", vertical_columns(date_format(made_on, "DATE_FORMAT"), CERTIFICATE_COLUMN)),
-        ("club", vertical_columns(_("Shirakaba Mahjong Circle"), CERTIFICATE_COLUMN)),
+        ("day", vertical_columns(certificate_date(on), 24)),
+        ("club", vertical_columns(_("Shirakaba Mahjong Circle"), 24)),
+        *(
+            [("club", vertical_columns(_("Representative %(name)s") % {"name": signed}, 24))]
+            if signed
+            else []
+        ),
     ]
-    columns = [(kind, text) for kind, texts in right_to_left for text in texts]
+    columns = [(kind, cells) for kind, lines in right_to_left for cells in lines]
     context = {
         "title": _("Certificate"),
         "period_label": filters.period.label,
