@@ -8,6 +8,8 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
+from members.models import NAME_LENGTH
+
 HEAD_TO_HEAD_MOST = 99  # the most games together a member's page may ask of a tablemate
 
 
@@ -44,7 +46,7 @@ class ClubSettings(models.Model):
     )
     representative = models.CharField(
         _("representative (代表)"),
-        max_length=40,
+        max_length=NAME_LENGTH,
         blank=True,
         help_text=_("The name the certificates (賞状) are signed with, after the club's."),
     )
