@@ -14,6 +14,7 @@ from simple_history.admin import SimpleHistoryAdmin
 
 from scoring.models import (
     BigHand,
+    ClubSettings,
     DrawnPlace,
     Hanchan,
     HanchanResult,
@@ -163,3 +164,17 @@ class DrawnPlaceAdmin(ReadOnlyAdmin):
 
     list_display = ["meet", "round_no", "table_no", "order", "member", "seed"]
     list_filter = ["meet"]
+
+
+@admin.register(ClubSettings)
+class ClubSettingsAdmin(HistoryAdmin):
+    """The club's one row of settings; the handouts' minus sign and the 代表 who signs the
+    certificates are set here (the others have their own buttons on the pages)."""
+
+    fields = ("negative_sign", "representative")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return not ClubSettings.objects.exists()
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

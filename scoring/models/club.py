@@ -8,6 +8,8 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
+from members.models import NAME_LENGTH
+
 HEAD_TO_HEAD_MOST = 99  # the most games together a member's page may ask of a tablemate
 
 
@@ -32,6 +34,22 @@ class ClubSettings(models.Model):
             "Visitors who have not signed in may read the coming meets and their calendar feed."
         ),
     )
+    negative_sign = models.CharField(
+        _("minus sign on handouts"),
+        max_length=1,
+        choices=[("−", "−"), ("▲", "▲")],
+        default="−",
+        help_text=_(
+            "How the printed standings, sheets and the news card write a negative P: − or the "
+            "club's own ▲ (「四位▲30P」)."
+        ),
+    )
+    representative = models.CharField(
+        _("representative (代表)"),
+        max_length=NAME_LENGTH,
+        blank=True,
+        help_text=_("The name the certificates (賞状) are signed with, after the club's."),
+    )
     history = HistoricalRecords()
 
     class Meta:
@@ -46,6 +64,11 @@ class ClubSettings(models.Model):
         """The one row; the defaults (not yet saved) until the organizer first changes one."""
         found = cls.objects.filter(pk=1).first()
         return found if found is not None else cls(pk=1)
+
+    @classmethod
+    def minus(cls) -> str:
+        """The sign the handouts write a negative number with (− or ▲)."""
+        return cls.load().negative_sign
 
     @classmethod
     def standings_are_public(cls) -> bool:

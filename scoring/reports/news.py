@@ -1,12 +1,16 @@
-"""例会速報: a finalised meet's news for the club's LINE group, as plain text and as a
-phone-width picture (PNG) of the same lines.
+"""例会速報: a finalised meet's news for the club's LINE group, as plain text and as a card
+(PNG) to look at on a phone.
 
 The text is what the organizer pastes into LINE: the date, how many attended, each table's
 order and P in one short line, the day's top, the big hands, and the standings' top 5 for the
-month and the half-year (guests left out, as the standings leave them). The picture is the
-same lines laid out by WeasyPrint on a page 360 px wide in large type, rasterized by pypdfium2
-(no browser), and cut below its last line. It is kept like a report (``making.py``, the kind
-``news.png``), by a digest of what it shows (``fingerprint``): drawn once, not on every request.
+month and the half-year (guests left out, as the standings leave them), and the link. The
+card is the day at a glance: the club and the date at the top, each player's P round by round
+and the day's total in the day's order with the top three marked, the big hands and chombo by
+name, and the month's top 5; no link. WeasyPrint lays it out on a page of 360 × 450 CSS px
+(a card for up to 16 players, and a second page for more), pypdfium2 rasterizes it at
+1,080 px wide (at most 1,350 tall) with no browser, cut below its last line. It is kept like
+a report (``making.py``, the kind ``news.png``), by a digest of what it shows
+(``fingerprint``): drawn once, not on every request.
 """
 
 from __future__ import annotations
@@ -30,11 +34,13 @@ from scoring.models import ClubSettings, HanchanResult, Meet, RuleSet, Standings
 from scoring.notation import meet_date, signed_p
 from scoring.periods import Period
 from scoring.reports import weasy
-from scoring.standings import Filters, compute_standings, meet_sheet, results_for
+from scoring.standings import Filters, MeetSheet, compute_standings, meet_sheet, results_for
 
 TOP = 5  # the standings' lines in the news
 WIDTH_PX = 360  # the picture's page, in CSS pixels: a phone's width
-SCALE = 4  # 360 CSS px are 270 pt: four times is 1,080 px wide, sharp on a phone
+HEIGHT_PX = 450  # and its height: 4:5, the most a chat shows of a picture without cutting it
+SCALE = 4  # 360 CSS px are 270 pt: four times is 1,080 px wide (and 1,350 tall), sharp
+CARD_ROWS = 16  # players on one card; a larger meet's card has a second page
 
 
 @dataclass(frozen=True)
@@ -52,11 +58,43 @@ class Block:
 
 
 @dataclass(frozen=True)
+class CardRow:
+    """A player's line on the card: the day's place, name, P in each round ("" where they sat
+    out) and the day's total, all as written."""
+
+    position: int
+    name: str
+    rounds: list[str]
+    total: str
+
+
+@dataclass(frozen=True)
+class Card:
+    """What the picture shows: the day at a glance, in the day's order, and the month's top
+    five; no link (the text that goes with it carries it)."""
+
+    day: str
+    attended: str
+    round_numbers: list[int]
+    rows: list[CardRow]
+    hands: list[str]  # 「田中 実 満貫・跳満」
+    chombo: list[str]  # 「山田 勝 1」
+    month: Block
+
+    @property
+    def cards(self) -> list[list[CardRow]]:
+        """The rows a card each: up to ``CARD_ROWS`` players on one (a second card, and so
+        on, for a larger meet)."""
+        return [self.rows[i : i + CARD_ROWS] for i in range(0, len(self.rows), CARD_ROWS)] or [[]]
+
+
+@dataclass(frozen=True)
 class News:
     title: str
     attended: str
     blocks: list[Block]
     link: str
+    card: Card | None = None
 
     @property
     def text(self) -> str:
@@ -140,24 +178,93 @@ def meet_news(meet: Meet, link: str) -> News:
                 hands.setdefault(line.name, []).extend(line.big_hands)
     big = [f"{name} {'・'.join(kinds)}" for name, kinds in hands.items()]
     blocks.append(Block(_("Mangan or better"), big or [_("None today.")]))
-    blocks.append(_up_to(meet, Period.month(meet.date.year, meet.date.month)))
+    month = _up_to(meet, Period.month(meet.date.year, meet.date.month))
+    blocks.append(month)
     blocks.append(_up_to(meet, Period.containing(meet.date)))
-    return News(title=title, attended=attended, blocks=blocks, link=link)
+    return News(
+        title=title,
+        attended=attended,
+        blocks=blocks,
+        link=link,
+        card=_card(meet, sheet, hands, month),
+    )
 
 
-def news_png(news: News) -> bytes:
-    """The news as a phone-width picture: the lines in large type on a page 360 px wide
-    (WeasyPrint), rasterized (pypdfium2) and cut a margin below the last line."""
-    html = render_to_string("reports/news.html", {"news": news, "width": WIDTH_PX})
-    pdf = pypdfium2.PdfDocument(weasy.write_pdf(html))
+def _by_kind(hands: dict[str, list[str]]) -> list[str]:
+    """The day's big hands kind by kind, each with who won it (×2 for twice): shorter on
+    the card than a line a player. 「跳満 山田 勝×2・鈴木 一郎」."""
+    kinds: dict[str, dict[str, int]] = {}
+    for name, won in hands.items():
+        for kind in won:
+            kinds.setdefault(kind, {})[name] = kinds.get(kind, {}).get(name, 0) + 1
+    return [
+        f"{kind} " + "・".join(f"{name}×{n}" if n > 1 else name for name, n in names.items())
+        for kind, names in kinds.items()
+    ]
+
+
+def _card(meet: Meet, sheet: MeetSheet, hands: dict[str, list[str]], month: Block) -> Card:
+    """The card of the day: each player's P round by round and the day's total in the day's
+    order (the sheet's own figures), the big hands and chombo by name, the month's top 5."""
+    by_round: dict[int, dict[int, str]] = {}
+    chombo: dict[str, int] = {}
+    for rnd in sheet.rounds:
+        for game in rnd.games:
+            for line in game.lines:
+                by_round.setdefault(line.member_id, {})[rnd.round_no] = signed_p(line.total)
+                if line.chombo:
+                    chombo[line.name] = chombo.get(line.name, 0) + line.chombo
+    numbers = [rnd.round_no for rnd in sheet.rounds]
+    rows = [
+        CardRow(
+            r.position,
+            r.name,
+            [by_round.get(r.member_id, {}).get(n, "") for n in numbers],
+            signed_p(r.total),
+        )
+        for r in sheet.day_rows
+    ]
+    return Card(
+        day=f"{meet_date(meet.date)} {meet.get_kind_display()}",
+        attended=_("%(people)s attended") % {"people": sheet.attending},
+        round_numbers=numbers,
+        rows=rows,
+        hands=_by_kind(hands),
+        chombo=[f"{name} {n}" for name, n in chombo.items()],
+        month=month,
+    )
+
+
+def news_pdf(news: News) -> bytes:
+    """The card as WeasyPrint lays it out (before it is rasterized): a page 360 × 450 CSS px
+    a card."""
+    html = render_to_string(
+        "reports/news.html",
+        {
+            "news": news,
+            "card": news.card,
+            "width": WIDTH_PX,
+            "height": HEIGHT_PX,
+            "minus": ClubSettings.minus(),
+        },
+    )
+    minus = ClubSettings.minus()
+    return weasy.write_pdf(html if minus == "−" else html.replace("−", minus))
+
+
+def news_png(news: News, card: int = 0) -> bytes:
+    """The news as a card for a phone: 1,080 px wide and at most 1,350 tall (the page of
+    ``card``: the first, or the second of a meet of more than 16), cut a margin below its
+    last line."""
+    pdf = pypdfium2.PdfDocument(news_pdf(news))
     try:
-        page = pdf[0]
+        page = pdf[min(card, len(pdf) - 1)]
         image = page.render(scale=SCALE).to_pil().convert("RGB")
     finally:
         pdf.close()
     inked = ImageOps.invert(image.convert("L")).getbbox()
     if inked is not None:
-        margin = 16 * SCALE
+        margin = 8 * SCALE
         image = image.crop((0, 0, image.width, min(image.height, inked[3] + margin)))
     out = io.BytesIO()
     image.save(out, format="PNG", optimize=True)

@@ -8,6 +8,7 @@ The half-year report is made of parts, kept and shared among workers (``parts.py
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from datetime import date
 from decimal import Decimal
@@ -18,16 +19,18 @@ from django.db.models import QuerySet
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.formats import date_format
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from members.models import Member
 from scoring.meet_draw import (
     MeetDraw,
     sheet_game_substitutes,
     stored_draw,
     three_player_rule_set,
 )
-from scoring.models import Meet, ReportPart
-from scoring.notation import meet_date
+from scoring.models import ClubSettings, Meet, ReportPart
+from scoring.notation import HandLevel, meet_date
 from scoring.reports import Progress, no_progress, parts, weasy
 from scoring.reports.cells import lay_out
 from scoring.reports.charts import cumulative_chart
@@ -54,6 +57,7 @@ from scoring.standings import (
     meet_sheet,
     member_record,
     member_records,
+    period_summary,
     promotions,
     rating_at_the_end,
     rule_text,
@@ -66,10 +70,39 @@ CONTENT_TYPE = "application/pdf"
 NUMBERS_RUN = 100
 # The members' records are read, and their parts' HTML made, this many members at a time.
 MEMBERS_RUN = 100
+TOP_ON_COVER = 3  # the half-year report's first page names the top three
 
 
 def _html(template: str, context: dict[str, Any]) -> str:
-    return render_to_string(template, {**context, "made_on": timezone.localdate()})
+    html = render_to_string(template, {**context, "made_on": timezone.localdate()})
+    minus = context.get("minus", "−")
+    # Every U+2212 these reports print is a negative number's sign (the club's ▲ if chosen).
+    return html if minus == "−" else html.replace("−", minus)
+
+
+# The printed standings in two tables a member can follow across the page: the ranking with
+# P, games and places; then the rates, the big hands by kind and chombo (each with the rank
+# and the name again). A column not named here goes in the first table.
+SECOND_TABLE = frozenset(
+    {"top_rate", "top_two_rate", "last_avoid_rate", "big_hands", *HandLevel.values, "chombo"}
+)
+REPEATED = frozenset({"position", "name"})
+
+
+def standings_tables(filters: Filters, rows: list[StandingRow]) -> list[dict[str, Any]]:
+    """The standings' PDF columns (``STANDINGS``, in the PDF's order) split into the two
+    printed tables, each laid out with its heading."""
+    columns = STANDINGS.shown(Medium.PDF, shown_for(filters, rows))
+    first = [c for c in columns if c.key not in SECOND_TABLE]
+    second = [c for c in columns if c.key in SECOND_TABLE or c.key in REPEATED]
+    return [
+        {"heading": heading, "table": lay_out(cols, rows)}
+        for heading, cols in [
+            (_("Ranking: P, games and places"), first),
+            (_("Rates, mangan or better by kind, chombo"), second),
+        ]
+        if len(cols) > len(REPEATED)
+    ]
 
 
 def _chart_args(record: MemberRecord) -> tuple[list[str], list[Decimal], str, str]:
@@ -223,7 +256,10 @@ def render_standings_pdf(
         "filters": filters,
         "period_label": filters.heading,
         "rows": rows,
-        "table": lay_out(STANDINGS.shown(Medium.PDF, shown_for(filters, rows)), rows),
+        "tables": standings_tables(filters, rows),
+        "summary": period_summary(filters) if with_members else None,
+        "top": [r for r in rows if r.position <= TOP_ON_COVER],
+        "minus": ClubSettings.minus(),
         "place_columns": PlaceColumns.of(rows),
         "tied_note": tied_note(counts_wins(filters)),
         "big_hands": big_hand_list(filters),
@@ -253,6 +289,7 @@ def render_member_pdf(member_id: int, filters: Filters) -> tuple[str, str, bytes
         images[members[0]["name"]] = cumulative_chart(*_chart_args(record), fmt="jpeg")
     context = {
         "title": _("Personal record"),
+        "minus": ClubSettings.minus(),
         "filters": filters,
         "period_label": filters.heading,
         "members": members,
@@ -313,6 +350,7 @@ def render_meet_pdf(meet: Meet) -> tuple[str, str, bytes]:
     sheet = meet_sheet(meet)
     context = {
         "title": _("Meet sheet"),
+        "minus": ClubSettings.minus(),
         "meet": meet,
         "period_label": f"{meet_date(meet.date)} {meet.get_kind_display()}",
         "sheet": sheet,
@@ -332,22 +370,30 @@ def notice_meets(month: date) -> QuerySet[Meet]:
     )
 
 
+NOTICE_NAMES_A_ROW = 4  # the 回覧板's name lines under a meet, four to a row
+
+
 def notice_fingerprint(month: date) -> list[object]:
-    """What changes whenever the 回覧板 of ``month`` changes (one query): what it shows of
-    each of its meets, and the day it is made (「… 現在」), so it is kept for a day at most."""
+    """What changes whenever the 回覧板 of ``month`` changes (two queries): what it shows of
+    each of its meets, how many name lines (the active members), and the day it is made
+    (「… 現在」), so it is kept for a day at most."""
     shown = notice_meets(month).values_list("pk", "date", "kind", "start_time", "place", "note")
-    return [list(shown), timezone.localdate()]
+    return [list(shown), Member.objects.active().count(), timezone.localdate()]
 
 
 def render_notice_pdf(month: date, meets: Sequence[Meet]) -> tuple[str, str, bytes]:
     """回覧板のお知らせ: a month's meets in large type (day, meet, start, place, note), each
-    with room for the names of those who answer on paper. Sheet 002: 「毎月の開催日を白樺会
-    ホームページおよび回覧版にてお知らせしております」."""
+    with a numbered line for the name of every active member, who answer on paper. Sheet
+    002: 「毎月の開催日を白樺会ホームページおよび回覧版にてお知らせしております」."""
+    lines = list(range(1, max(Member.objects.active().count(), 1) + 1))
     context = {
         "title": _("Meets of the month"),
         "period_label": Period.month(month.year, month.month).label,
         "month": month,
         "meets": meets,
+        "name_rows": [
+            lines[i : i + NOTICE_NAMES_A_ROW] for i in range(0, len(lines), NOTICE_NAMES_A_ROW)
+        ],
     }
     return (
         f"shirakaba-notice-{month:%Y-%m}.pdf",
@@ -416,13 +462,71 @@ VERTICAL_FORMS = str.maketrans(
 )
 
 
-def vertical_columns(text: str, per_column: int) -> list[str]:
-    """``text`` in vertical forms, cut into columns of at most ``per_column`` characters
-    (a line break starts a new column), first column first."""
-    columns: list[str] = []
-    for paragraph in text.translate(VERTICAL_FORMS).split("\n"):
-        columns += [paragraph[i : i + per_column] for i in range(0, len(paragraph), per_column)]
+# What no vertical line may start with (禁則): closing brackets, stops, small kana and the
+# iteration marks, as written vertically. Such a character hangs at the foot of the line
+# before instead (ぶら下がり).
+NOT_AT_LINE_START = frozenset(
+    "︶﹂﹄︒︑︐︘︸︺︼︾﹀ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮ・：；！？々ゝゞヽヾ"
+)
+NUMBER = re.compile(r"[+\-−]?\d[\d,.]*")
+
+
+def vertical_cells(text: str) -> list[list[str]]:
+    """``text`` as the cells of a vertical line, in groups never cut across lines: a number
+    of two digits is one cell set side by side (縦中横, "10"); any other number is its
+    full-width characters one above the other, kept together in one line; every other
+    character a cell of its own, in its vertical form."""
+    groups: list[list[str]] = []
+    at = 0
+    for found in NUMBER.finditer(text):
+        groups += [[c.translate(VERTICAL_FORMS)] for c in text[at : found.start()]]
+        number = found.group()
+        if len(number) == 2 and number.isdigit():
+            groups.append([number])  # 縦中横
+        else:
+            groups.append([c.translate(VERTICAL_FORMS) for c in number])
+        at = found.end()
+    groups += [[c.translate(VERTICAL_FORMS)] for c in text[at:]]
+    return groups
+
+
+def vertical_columns(text: str, per_column: int) -> list[list[str]]:
+    """``text`` as vertical lines of at most ``per_column`` cells (a line break starts a new
+    line), first line first, each a list of cells: a number is never cut (it starts the next
+    line when it does not fit), and a closing bracket or stop never starts a line (it hangs at
+    the foot of the line before)."""
+    columns: list[list[str]] = []
+    for paragraph in text.split("\n"):
+        column: list[str] = []
+        for group in vertical_cells(paragraph):
+            hangs = len(group) == 1 and group[0] in NOT_AT_LINE_START
+            if column and len(column) + len(group) > per_column and not hangs:
+                columns.append(column)
+                column = []
+            column += group
+        columns.append(column)
     return columns
+
+
+KANJI_DIGITS = "〇一二三四五六七八九"
+
+
+def kanji_number(n: int) -> str:
+    """1 to 99 in kanji numerals, as a date on a certificate writes them: 三十一."""
+    tens, ones = divmod(n, 10)
+    return ("" if tens == 0 else ("十" if tens == 1 else KANJI_DIGITS[tens] + "十")) + (
+        "" if ones == 0 and tens else KANJI_DIGITS[ones]
+    )
+
+
+def certificate_date(day: date) -> str:
+    """The certificate's date in the era and kanji numerals: 令和八年三月三十一日 (元年 for
+    the first year); in English, as the language writes dates."""
+    if get_language() != "ja" or day.year < 2019:
+        return date_format(day, "DATE_FORMAT")
+    year = day.year - 2018
+    era_year = "元" if year == 1 else kanji_number(year)
+    return f"令和{era_year}年{kanji_number(day.month)}月{kanji_number(day.day)}日"
 
 
 def certificate_text(result: AwardResult, winner: Winner, period: Period) -> str:
@@ -456,24 +560,31 @@ def body_layout(text: str) -> tuple[int, Decimal]:
 
 
 def render_certificate_pdf(
-    result: AwardResult, winner: Winner, filters: Filters
+    result: AwardResult, winner: Winner, filters: Filters, day: date | None = None
 ) -> tuple[str, str, bytes]:
     """賞状: an A4 certificate for one winner of one award, written vertically (right to
-    left): the title, the award, the winner, the words, the date and the club's name."""
-    made_on = timezone.localdate()
+    left): the title, the award (「同点」 when shared), the winner with 殿, the words, the
+    date (the end of the period, or ``day``), the club and its 代表."""
     body = certificate_text(result, winner, filters.period)
     per_column, body_size = body_layout(body)
-    # Right to left, as it is read: the title, the award, the winner, the words, the date
-    # and the club; each a list of (kind, column).
+    award = result.award.name + (_("（tied）") if result.tied else "")
+    signed = ClubSettings.load().representative
+    on = day or filters.period.end or timezone.localdate()
+    # Right to left, as it is read: each a list of (kind, line of cells).
     right_to_left = [
         ("heading", vertical_columns(_("Certificate"), 4)),
-        ("award", vertical_columns(result.award.name, 14)),
-        ("winner", vertical_columns(_("%(name)s 殿") % {"name": winner.name}, 12)),
+        ("award", vertical_columns(award, 16)),
+        ("winner", vertical_columns(_("%(name)s 殿") % {"name": winner.name}, 14)),
         ("body", vertical_columns(body, per_column)),
-        ("day", vertical_columns(date_format(made_on, "DATE_FORMAT"), CERTIFICATE_COLUMN)),
-        ("club", vertical_columns(_("Shirakaba Mahjong Circle"), CERTIFICATE_COLUMN)),
+        ("day", vertical_columns(certificate_date(on), 24)),
+        ("club", vertical_columns(_("Shirakaba Mahjong Circle"), 24)),
+        *(
+            [("club", vertical_columns(_("Representative %(name)s") % {"name": signed}, 24))]
+            if signed
+            else []
+        ),
     ]
-    columns = [(kind, text) for kind, texts in right_to_left for text in texts]
+    columns = [(kind, cells) for kind, lines in right_to_left for cells in lines]
     context = {
         "title": _("Certificate"),
         "period_label": filters.period.label,

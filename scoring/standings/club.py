@@ -230,6 +230,26 @@ def results_for(filters: Filters) -> QuerySet[HanchanResult]:
     return HanchanResult.objects.filter(selection(filters))
 
 
+@dataclass(frozen=True)
+class PeriodSummary:
+    """What a period of the filters held: meets, games (hanchan) and members who played."""
+
+    meets: int
+    games: int
+    players: int
+
+
+def period_summary(filters: Filters) -> PeriodSummary:
+    """The meets, games and players the filters count (one query; guests among the players
+    only when the filters show them, as the standings do)."""
+    counted = results_for(filters).aggregate(
+        meets=Count("meet_id", distinct=True),
+        games=Count("hanchan_id", distinct=True),
+        players=Count("member_id", distinct=True, filter=guests_condition(filters) or None),
+    )
+    return PeriodSummary(counted["meets"], counted["games"], counted["players"])
+
+
 def latest_day(filters: Filters, member_id: int | None = None) -> date | None:
     """The date of the latest game these filters count (of one member's games when
     ``member_id`` is given), or None when there is none."""

@@ -6,7 +6,7 @@ from django.apps import apps
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult, get_date_max
 
-from scoring.models import DrawnPlace, Report
+from scoring.models import ClubSettings, DrawnPlace, Report
 
 
 @pytest.fixture
@@ -19,6 +19,7 @@ def sample(meet, recorded_game, club_rule, four_members, alice, bob):
     )
     AccessLog.objects.create(username="bob", ip_address="10.0.0.1", user_agent="x")
     AccessFailureLog.objects.create(username="carol", ip_address="10.0.0.1", user_agent="x")
+    ClubSettings.load().save()  # the club's one row of settings, as the organizer saves it
     for model in apps.get_models():
         if hasattr(model._meta, "simple_history_manager_attribute") and not model.history.exists():
             # Rows made by a data migration, before history was kept.

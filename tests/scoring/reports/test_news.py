@@ -95,8 +95,8 @@ def test_the_picture_is_a_phone_width_png(award_season, member_client):
     assert picture.startswith(b"\x89PNG\r\n\x1a\n")
     with Image.open(io.BytesIO(picture)) as image:
         width, height = image.size
-        # 360 CSS px at four times; cut below the last line, far short of the 4,000 px page
-        assert width == 1080 and 1200 < height < 4000 * 4 // 3
+        # 360 CSS px at four times; a card of 4:5 at most, cut below its last line
+        assert width == 1080 and 300 < height <= 1350
         assert image.getpixel((width // 2, height - 2)) == (255, 255, 255)  # the margin
 
 

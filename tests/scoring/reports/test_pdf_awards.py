@@ -17,12 +17,21 @@ from scoring.standings import Filters, Period
 from tests.builders import pdf_text
 
 
+def lines(text: str, per_column: int) -> list[str]:
+    return ["".join(cells) for cells in vertical_columns(text, per_column)]
+
+
 def test_vertical_columns_use_the_vertical_forms_and_cut_columns():
-    assert vertical_columns("マージャン、+48.0（P）。", 6) == [
-        "マ︱ジャン︑",
-        "＋４８．０︵",
-        "Ｐ︶︒",
-    ]
+    assert lines("マージャン、+48.0（P）。", 6) == ["マ︱ジャン︑", "＋４８．０︵", "Ｐ︶︒"]
+
+
+def test_a_stop_or_closing_bracket_hangs_at_the_foot_of_the_line_before():
+    assert lines("あいうえ。おかきく」け", 4) == ["あいうえ︒", "おかきく﹂", "け"]
+
+
+def test_a_number_is_never_cut_and_two_digits_stand_side_by_side():
+    assert lines("あいう+49.2点", 5) == ["あいう", "＋４９．２", "点"]
+    assert vertical_columns("10月3日", 5) == [["10", "月", "３", "日"]]  # 縦中横
 
 
 def test_a_long_certificate_text_gets_longer_columns_in_smaller_type():

@@ -55,9 +55,10 @@ def test_a_page_a_round_with_every_table_in_the_drawn_order(club_rule, players, 
         # a line for the table's check, one for each table: the total it must come to
         assert flat.count("合計") == len(rnd.tables)
         # the club's rules: 4 × 30,000 and 3 × 30,000 (白樺会 三人打ち)
-        assert flat.count("120,000点（供託を除く）になること") == fours
-        assert flat.count("90,000点（供託を除く）になること") == threes
-        assert flat.count("供託点") == len(rnd.tables)  # the deposits line, a blank to write in
+        assert flat.count("点＝120,000点−預かり") == fours
+        assert flat.count("点＝90,000点−預かり") == threes
+        # the deposits held (預かり, as the game form says), a blank to write in
+        assert flat.count("預かり供託点") == len(rnd.tables)
 
 
 def test_who_sits_out_is_named_each_round(club_rule):

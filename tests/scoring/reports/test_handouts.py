@@ -1,0 +1,288 @@
+"""The handouts for older eyes (scoring/reports/pdf.py, news.py, the templates under
+templates/reports/): the type each PDF sets, read back from the file itself
+(shirakaba/devtools/handouts.py: every run of text with its size), nothing under 9 pt; the
+certificate's vertical lines set as Japanese print sets them; the news card's size; the paper
+around the meet. Every test makes a PDF or a picture."""
+
+import io
+import random
+import re
+from datetime import date, timedelta
+from itertools import pairwise
+
+import pytest
+from django.core.management import call_command
+from PIL import Image
+from pypdf import PdfReader
+
+from members.models import Member
+from scoring.meet_draw import make_draw
+from scoring.models import ClubSettings, HandLevel, Meet, RuleSet
+from scoring.reports import news
+from scoring.reports.pdf import (
+    notice_meets,
+    render_certificate_pdf,
+    render_meet_pdf,
+    render_notice_pdf,
+    render_record_sheet_pdf,
+    render_standings_pdf,
+)
+from scoring.reports.table_draw import render_draw_pdf
+from scoring.standings import Filters, Period, compute_awards, compute_standings, meet_sheet
+from scoring.templatetags.scoring_tags import signed_p
+from shirakaba.devtools.handouts import Run, small_text, text_runs
+from tests.builders import pdf_text, play
+
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
+
+DEMO_HALF = Period.parse("2025-H2")  # the demo club's games: October and November 2025
+
+
+@pytest.fixture
+def demo(db):
+    call_command("load_demo", verbosity=0)
+    return Filters(period=DEMO_HALF)
+
+
+def played_meet() -> Meet:
+    return Meet.objects.filter(hanchans__isnull=False).distinct().order_by("-date").first()
+
+
+def drawn_meet(players: int = 16) -> tuple[Meet, object]:
+    """A coming meet with ``players`` attending, and its draw (not saved)."""
+    meet = Meet.objects.create(
+        date=date(2026, 4, 8), kind="wed", rule_set=RuleSet.objects.default()
+    )
+    meet.attendees.set(Member.objects.order_by("pk")[:players])
+    return meet, make_draw(meet, seed=3)
+
+
+def handouts(kind: str, filters: Filters) -> list[bytes]:
+    if kind == "half-year":
+        return [render_standings_pdf(filters)[2]]
+    if kind == "monthly":
+        return [render_standings_pdf(Filters(period=Period.month(2025, 10)))[2]]
+    if kind == "meet sheet":
+        return [render_meet_pdf(played_meet())[2]]
+    if kind == "record sheet":
+        return [render_record_sheet_pdf(*drawn_meet())]
+    if kind == "draw":
+        return [render_draw_pdf(*drawn_meet())]
+    if kind == "notice":
+        month = played_meet().date.replace(day=1)
+        return [render_notice_pdf(month, list(notice_meets(month)))[2]]
+    assert kind == "certificates"
+    return [pdf for _, pdf in certificates(filters)]
+
+
+@pytest.mark.parametrize(
+    "kind",
+    ["half-year", "monthly", "meet sheet", "record sheet", "draw", "notice", "certificates"],
+)
+def test_no_handout_sets_text_under_9_pt(demo, kind):
+    for pdf in handouts(kind, demo):
+        assert small_text(pdf) == []
+        assert text_runs(pdf)  # there is text to measure
+
+
+def standings_runs(pdf: bytes) -> list[Run]:
+    """The runs of the pages of the standings tables (under their two headings)."""
+    headings = ("順位・ポイント・着順", "率・満貫以上（種類別）・錯和")
+    pages = {r.page for r in text_runs(pdf) if any(h in r.text for h in headings)}
+    return [r for r in text_runs(pdf) if r.page in pages]
+
+
+@pytest.mark.parametrize("period", ["2025-H2", "2025-10"])
+def test_the_standings_figures_are_10_pt_or_more(demo, period):
+    pdf = render_standings_pdf(Filters(period=Period.parse(period)))[2]
+    figures = [r for r in standings_runs(pdf) if re.search(r"[+−▲]\d+\.\d", r.text)]
+    assert figures and min(r.size for r in figures) >= 10
+
+
+def test_the_half_year_report_opens_with_the_summary_the_top_three_and_the_awards(demo):
+    pdf = render_standings_pdf(demo)[2]
+    first = "".join(r.text for r in text_runs(pdf) if r.page == 0)
+    rows = compute_standings(demo)
+    for row in rows[:3]:
+        assert "".join(row.name.split()) in first and signed_p(row.total) in first
+    assert "例会4回" in first and "30半荘" in first and f"{len(rows)}名" in first
+    for result in compute_awards(demo):
+        assert result.award.name in first
+
+
+def test_the_standings_still_hold_every_figure_of_the_page(demo):
+    text = pdf_text(render_standings_pdf(demo)[2])
+    for row in compute_standings(demo):
+        assert f"{row.position} {row.name} {row.games} {signed_p(row.total)}" in text
+
+
+# --- the certificate ------------------------------------------------------------------------
+
+# What no vertical line may start with (禁則): closing brackets, stops, small kana, the long
+# vowel, in their horizontal and vertical forms.
+NOT_FIRST = set(
+    "、。，．）」』】〕〉》｝︶﹂﹄︒︑︐︘︸︺︼︾﹀ーぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮ・：；！？"
+)
+DIGITS = set("0123456789０１２３４５６７８９.．")
+
+
+def columns(pdf: bytes) -> list[tuple[float, str]]:
+    """The certificate's vertical lines, right to left as read: (type size, text top to
+    bottom). Characters set side by side in a line (縦中横) read left to right."""
+    runs = sorted(text_runs(pdf), key=lambda r: -r.x)
+    lines: list[list[Run]] = []
+    for run in runs:
+        if lines and lines[-1][-1].x - run.x < 0.6 * run.size:
+            lines[-1].append(run)
+        else:
+            lines.append([run])
+    return [
+        (line[0].size, "".join(r.text for r in sorted(line, key=lambda r: (-round(r.y), r.x))))
+        for line in lines
+    ]
+
+
+def certificates(filters: Filters) -> list[tuple[str, bytes]]:
+    return [
+        (f"{result.award.name} {winner.name}", render_certificate_pdf(result, winner, filters)[2])
+        for result in compute_awards(filters)
+        for winner in result.winners
+    ]
+
+
+def assert_set_vertically(name: str, pdf: bytes) -> None:
+    lines = columns(pdf)
+    for (size, line), (next_size, next_line) in pairwise(lines):
+        assert next_line[0] not in NOT_FIRST, (name, next_line)
+        if size == next_size:  # one block's lines: a number never runs on to the next
+            assert not (line[-1] in DIGITS and next_line[0] in DIGITS), (name, line, next_line)
+    text = "".join(line for _, line in lines)
+    assert "ー" not in text and "-" not in text, name  # the long vowel set vertically
+
+
+def test_every_certificate_of_the_demo_is_set_vertically(demo):
+    made = certificates(demo)
+    assert len(made) >= 8
+    for name, pdf in made:
+        assert_set_vertically(name, pdf)
+
+
+def test_every_certificate_of_a_generated_season_is_set_vertically(club_rule):
+    rng = random.Random(38)
+    people = [
+        Member.objects.create(name=f"会員{i:02d} ー{'長' * (i % 4)}", furigana=f"か{i:02d}")
+        for i in range(12)
+    ]
+    for m in range(6):
+        meet = Meet.objects.create(
+            date=date(2025, 4, 2) + timedelta(weeks=3 * m), kind="wed", rule_set=club_rule
+        )
+        for round_no in (1, 2, 3):
+            seated = rng.sample(people, 12)
+            for t in range(3):
+                first = [rng.randrange(50, 700) * 100 for _ in range(3)]
+                play(
+                    meet,
+                    t + 1,
+                    round_no,
+                    club_rule,
+                    seated[t * 4 : t * 4 + 4],
+                    [*first, 120_000 - sum(first)],
+                    hands={0: [(HandLevel.MANGAN, "")]} if rng.random() < 0.3 else None,
+                )
+    for name, pdf in certificates(Filters(period=Period.half(2025, 1))):
+        assert_set_vertically(name, pdf)
+
+
+def test_the_certificate_is_dated_the_periods_end_and_signed_by_the_representative(demo):
+    settings = ClubSettings.load()
+    settings.representative = "吉田 宏樹"
+    settings.save()
+    result = compute_awards(demo)[0]
+    text = "".join(line for _, line in columns(certificates(demo)[0][1]))
+    assert "令和八年三月三十一日" in text  # 2026-03-31, the end of 2025年度 下期
+    assert "代表吉田宏樹" in text and "殿" in text
+    assert result.award.name in text
+
+
+def test_a_shared_award_says_so_on_its_certificate(demo):
+    shared = next(r for r in compute_awards(demo) if r.tied)
+    for winner in shared.winners:
+        pdf = render_certificate_pdf(shared, winner, demo)[2]
+        assert "同点" in "".join(line for _, line in columns(pdf))
+
+
+# --- the news card ----------------------------------------------------------------------------
+
+
+def meet_of(players: int) -> Meet:
+    """A meet of ``players`` (4 to 16) × 3 rounds, with a 満貫 and a chombo in round 1."""
+    rule = RuleSet.objects.default()
+    people = [
+        Member.objects.create(name=f"佐々木 久美子{i:02d}", furigana=f"さ{i:02d}")
+        for i in range(players)
+    ]
+    meet = Meet.objects.create(date=date(2025, 10, 8), kind="wed", rule_set=rule)
+    meet.attendees.set(people)
+    rng = random.Random(players)
+    for round_no in (1, 2, 3):
+        seated = rng.sample(people, players)
+        for t in range(players // 4):
+            first = [rng.randrange(50, 560) * 100 for _ in range(3)]
+            play(
+                meet,
+                t + 1,
+                round_no,
+                rule,
+                seated[t * 4 : t * 4 + 4],
+                [*first, 120_000 - sum(first)],
+                chombo={1: 1} if round_no == 1 and t == 0 else None,
+                hands={0: [(HandLevel.MANGAN, "")]} if round_no == 1 else None,
+            )
+    return meet
+
+
+@pytest.mark.parametrize("players", [4, 12, 16])
+def test_the_news_card_fits_a_phone_at_4_to_5(club_rule, players):
+    meet = meet_of(players)
+    told = news.meet_news(meet, "https://example.org/standings/")
+    with Image.open(io.BytesIO(news.news_png(told))) as picture:
+        assert picture.width == 1080 and picture.height <= 1350
+        width, _ = picture.size
+    pdf = news.news_pdf(told)
+    assert len(PdfReader(io.BytesIO(pdf)).pages) == 1  # all of it on the one card
+    runs = text_runs(pdf)
+    px = width / 270  # the card's page is 270 pt wide
+    assert min(r.size for r in runs) * px >= 32
+    text = "".join(r.text for r in runs)
+    assert "example.org" not in text and "http" not in text
+    top = "".join(r.text for r in sorted(runs, key=lambda r: -r.y)[:12])
+    assert "白樺会" in top and "10月8日" in top
+    for row in meet_sheet(meet).day_rows:  # each player's day, and the names' lines
+        assert signed_p(row.total) in text and "".join(row.name.split()) in text
+    assert "満貫" in text and "錯和" in text  # the big hands and chombo named
+
+
+# --- the paper around the meet ----------------------------------------------------------------
+
+
+def test_the_notice_has_a_name_line_for_every_active_member(demo):
+    meet = played_meet()
+    month = meet.date.replace(day=1)
+    active = Member.objects.active().count()
+    pdf = render_notice_pdf(month, list(notice_meets(month)))[2]
+    # Each line is a numbered blank: 1 … n under every meet.
+    text = pdf_text(pdf)
+    assert f"{active}." in text and f"{active + 1}." not in text
+
+
+def test_the_record_sheet_says_held_deposits_and_a_total_line_without_nested_brackets(demo):
+    text = pdf_text(render_record_sheet_pdf(*drawn_meet()))
+    assert "預かり" in text
+    for line in text.splitlines():
+        if "合計" in line:
+            depth = 0
+            for ch in line:
+                depth += ch in "（("
+                assert depth <= 1, line
+                depth -= ch in "）)"
