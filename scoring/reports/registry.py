@@ -104,6 +104,9 @@ class Handout:
     token_holds: Callable[[str], bool] | None = None
     # The answer's Cache-Control, where it says more than the site's default.
     cache_control: str = ""
+    # Printed with the club's choices for handouts (the minus sign, − or ▲), which its
+    # digest then takes too.
+    printed: bool = False
 
 
 # --- what each kind reads from the request ------------------------------------------------
@@ -281,6 +284,7 @@ HANDOUTS: dict[str, Handout] = {
     for kind in (
         Handout(
             key="standings.pdf",
+            printed=True,
             what="成績表: the standings of a period, print-ready (a half-year's with every "
             "member's pages)",
             spec=_standings("standings.pdf"),
@@ -309,6 +313,7 @@ HANDOUTS: dict[str, Handout] = {
         ),
         Handout(
             key="member.pdf",
+            printed=True,
             what="a member's record",
             spec=_member,
             who=Who.MEMBER,
@@ -318,6 +323,7 @@ HANDOUTS: dict[str, Handout] = {
         ),
         Handout(
             key="meet.pdf",
+            printed=True,
             what="例会成績表: a meet's sheet",
             spec=_meet("meet.pdf"),
             who=Who.MEMBER,
@@ -327,6 +333,7 @@ HANDOUTS: dict[str, Handout] = {
         ),
         Handout(
             key="news.png",
+            printed=True,
             what="例会速報: a meet's news as a picture to share",
             spec=_news,
             who=Who.MEMBER,
@@ -433,9 +440,10 @@ def made_at_once(spec: Spec) -> bool:
 def digest_of(spec: Spec) -> str:
     """What a kept file is kept by: its spec, the version of what lays files out and the
     fingerprint of what it shows."""
-    own = kind_of(spec).fingerprint
-    shown = own(spec) if own is not None else fingerprints.fingerprint(spec)
-    return sha([spec.as_json(), template_version(), shown])
+    kind = kind_of(spec)
+    shown = kind.fingerprint(spec) if kind.fingerprint else fingerprints.fingerprint(spec)
+    printed_with = ClubSettings.minus() if kind.printed else None
+    return sha([spec.as_json(), template_version(), shown, printed_with])
 
 
 def render(spec: Spec, progress: Progress = no_progress, *, share: bool = False) -> Rendered:
