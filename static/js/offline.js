@@ -40,11 +40,17 @@
   }
 
   // --- the band at the top -----------------------------------------------------------------
+  // Its height, as --band-height, is where what sticks to the top of the window stops (the game
+  // form's Save bar): the band wraps to two or three lines on a phone.
   const band = document.getElementById("offline-band");
+  const measureBand = () =>
+    document.documentElement.style.setProperty("--band-height", `${band.offsetHeight}px`);
   const showBand = () => {
     band.hidden = navigator.onLine;
     document.body.classList.toggle("is-offline", !navigator.onLine);
+    measureBand();
   };
+  if ("ResizeObserver" in window) new ResizeObserver(measureBand).observe(band);
   showBand();
   window.addEventListener("offline", showBand);
   window.addEventListener("online", () => {
