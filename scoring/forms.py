@@ -45,6 +45,8 @@ from scoring.notation import (
     parse_score,
     points,
     seat_label,
+    sign_class,
+    signed_p,
 )
 from scoring.schedule import WEEKS_OF_MONTH, Repeat, planned_days
 from scoring.spreadsheets import MAX_BYTES, too_large
@@ -375,6 +377,13 @@ SETTLEMENT_MESSAGES = {
     "so_far": _("%(n)s of %(players)s scores in: %(total)s points so far"),
     "filled": _("%(seat)s: %(score)s points, the rest of the table total (left blank)"),
     "placeholder": _("Places and points appear here as you type."),
+    # the headings of the table of places and points (``settlement_rows``)
+    "head_seat": _("Seat · name"),
+    "head_place": _("Place"),
+    "head_score_p": _("Score P"),
+    "head_rank_p": _("Rank P"),
+    "head_chombo": _("Chombo"),
+    "head_total_p": _("Total P"),
 }
 """The live check's own lines, by the name the device knows each by: the partial
 ``settlement`` of templates/scoring/game_form.html draws them from ``settlement_lines``, the
@@ -423,6 +432,26 @@ def settlement_lines(preview: dict[str, Any]) -> list[dict[str, Any]]:
         seat, score = preview["filled_seat"], points(preview["filled_score"])
         say("filled", "filled", seat=seat, score=score)
     return lines
+
+
+def settlement_rows(settlement: rules.Settlement, names: dict[int, str]) -> list[dict[str, str]]:
+    """The live check's table of places and points, as data: a row a seat, each figure as
+    shown (``signed_p``), and the total's sign as its class. The template's partial
+    ``settlement`` draws these rows, and the device makes the same of its own settlement
+    (static/js/entry_check.js's ``settle``; the table of cases holds the two to each other)."""
+    return [
+        {
+            "seat": seat_label(r.seat),
+            "name": names[r.seat],
+            "place": str(r.place),
+            "score_points": signed_p(r.score_points),
+            "rank_points": signed_p(r.rank_points),
+            "chombo_points": signed_p(r.chombo_points) if r.chombo else "",
+            "total": signed_p(r.total),
+            "total_class": sign_class(r.total),
+        }
+        for r in settlement.results
+    ]
 
 
 class SeatForm(forms.Form):
@@ -826,11 +855,7 @@ class GameForm(forms.Form):
         except ValidationError as error:
             context["problem"] = " ".join(error.messages)
             return context
-        by_seat = {e.seat: e for e in self.entries}
-        context["rows"] = [
-            {"seat": seat_label(r.seat), "name": by_seat[r.seat].member.name, "result": r}
-            for r in settlement.results
-        ]
+        context["rows"] = settlement_rows(settlement, {e.seat: e.member.name for e in self.entries})
         return context
 
     def build_game(self) -> Hanchan:

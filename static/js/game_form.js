@@ -167,7 +167,17 @@
       const name = (result.seat_names || [])[seat] || form.elements[`seat-${seat}-player`].value.trim();
       const points = (result.points || [])[seat];
       if (!name && points == null) continue;
-      lines.push({ seat: seatLabels[seat], name, score: points == null ? "" : points });
+      // Places and P as the device settled them, chombo and big hands: read back at the table.
+      const settled = (result.settled || [])[seat] || {};
+      lines.push({
+        seat: seatLabels[seat],
+        name,
+        score: points == null ? "" : points,
+        place: settled.place || "",
+        total: settled.total || "",
+        chombo: settled.chombo || 0,
+        hands: settled.hands || "",
+      });
     }
     return {
       meet_label: form.dataset.meetLabel,

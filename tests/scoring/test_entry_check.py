@@ -132,7 +132,7 @@ def refusal(meet: Meet, data: dict[str, str]) -> list[str]:
 
 def python_check(meet: Meet, data: dict[str, str]) -> dict[str, Any]:
     preview = GameForm(data, meet=meet).preview()
-    result = {key: value for key, value in preview.items() if key not in {"confirm", "rows"}}
+    result = {key: value for key, value in preview.items() if key != "confirm"}
     if result["ready"]:
         result["scores"] = [
             {"seat": s["seat"], "message": str(s["message"])} for s in result["scores"]
@@ -224,7 +224,10 @@ def test_the_javascript_check_gives_each_case(rule_sets, tmp_path):
                         "expected": case["expected"],
                         "render_contains": case.get("render_contains", []),
                         "render_lacks": case.get("render_lacks", []),
-                        "lines": GameForm(posted(form), meet=meet).preview().get("lines", []),
+                        "lines": (preview := GameForm(posted(form), meet=meet).preview()).get(
+                            "lines", []
+                        ),
+                        "rows": preview.get("rows", []),
                     }
                 )
                 transaction.set_rollback(True)
@@ -321,6 +324,7 @@ def test_the_form_page_carries_the_data_and_the_script(organizer_client, meet):
 
 
 COMPARED = [
+    "rows",
     "ready",
     "complete",
     "players",
