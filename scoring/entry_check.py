@@ -23,6 +23,7 @@ from typing import Any
 
 from django import forms
 from django.core.validators import MaxValueValidator, MinValueValidator
+from django.utils import timezone
 
 from members.models import CONTROL_CHARACTERS, NAME_LENGTH, Member
 from scoring import rules
@@ -124,6 +125,10 @@ def entry_check_data(meet: Meet) -> dict[str, Any]:
             {"name": m.name, "furigana": m.furigana, "attendee": m.pk in attending}
             for m in Member.objects.only("pk", "name", "furigana")
         ],
+        # a meet dated ahead asks before its results are taken (GameForm's confirm_date):
+        # the device counts the days to it from its own today in the club's time zone
+        "meet_date": meet.date.isoformat(),
+        "time_zone": timezone.get_current_timezone_name(),
         "score_limit": rules.SCORE_LIMIT,
         "score_unit": rules.SCORE_UNIT,
         "deposit_unit": rules.DEPOSIT_UNIT,

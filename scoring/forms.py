@@ -344,6 +344,10 @@ GAME_FORM_MESSAGES = {
         "%(seat)s: %(score)s points (the blank, filled in) is more than %(filled_gap)s points "
         "away from the scores typed."
     ),
+    "meet_ahead": _(
+        "This meet is dated %(days)s days from today. Check the date, or tick "
+        "「Enter results for a date ahead」 to enter its results."
+    ),
 }
 """What the game form says of a seat and of the table, each by the name the check on the
 device knows it by (scoring/entry_check.py sends them there, translated)."""
@@ -676,6 +680,7 @@ class GameForm(forms.Form):
         label=_("Version of the game"), widget=forms.HiddenInput, required=False
     )
     confirm_scores = forms.BooleanField(label=_("Save anyway"), required=False)
+    confirm_date = forms.BooleanField(label=_("Enter results for a date ahead"), required=False)
 
     def __init__(
         self,
@@ -744,7 +749,28 @@ class GameForm(forms.Form):
                 "confirm_scores",
                 ValidationError(SAID["doubtful"], code="doubtful"),
             )
+        if self.days_ahead and not data.get("confirm_date"):
+            # Results for a day to come were once taken and finalised without a word: ask.
+            self.add_error(
+                "confirm_date",
+                ValidationError(
+                    SAID["meet_ahead"],
+                    code="meet_ahead",
+                    params={"days": str(self.days_ahead)},
+                ),
+            )
         return data
+
+    @cached_property
+    def days_ahead(self) -> int:
+        """How many days the meet's date lies after today (0 for today or a day past)."""
+        return max(0, (self.meet.date - timezone.localdate()).days)
+
+    def meet_ahead_message(self) -> str:
+        """The question the form asks of a meet dated ahead, before the results are saved."""
+        if not self.days_ahead:
+            return ""
+        return str(SAID["meet_ahead"]) % {"days": str(self.days_ahead)}
 
     def clean_deposits_held(self) -> int:
         """預かり in points, read in the scores' unit (``ScoreUnit``): 10 in hundreds is 1,000.
@@ -813,7 +839,8 @@ class GameForm(forms.Form):
         table total and, when the game is complete and valid, each player's settlement.
         Nothing is saved."""
         self.is_valid()
-        valid = not self.seats_have_errors() and not (set(self.errors) - {"confirm_scores"})
+        asked = {"confirm_scores", "confirm_date"}  # questions, not faults of the game
+        valid = not self.seats_have_errors() and not (set(self.errors) - asked)
         rule_set: RuleSet | None = self.cleaned_data.get("rule_set")
         if rule_set is None:
             return {"ready": False}

@@ -160,6 +160,27 @@
     return doubts;
   };
 
+  // GameForm.days_ahead: the days from today (the device's, in the club's time zone) to the
+  // meet's date; 0 for today or a day past.
+  const daysAhead = (data) => {
+    if (!data.meet_date) return 0;
+    let today;
+    try {
+      today = new Intl.DateTimeFormat("en-CA", {
+        timeZone: data.time_zone,
+        year: "numeric",
+        month: "2-digit",
+        day: "2-digit",
+      }).format(new Date());
+    } catch (error) {
+      const now = new Date();
+      today = [now.getFullYear(), now.getMonth() + 1, now.getDate()]
+        .map((n, i) => String(n).padStart(i ? 2 : 4, "0"))
+        .join("-");
+    }
+    return Math.max(0, Math.round((Date.parse(data.meet_date) - Date.parse(today)) / 86400000));
+  };
+
   // The game form's fields, as typed.
   const read = (form) => {
     const field = (name) => form.elements.namedItem(name);
@@ -186,6 +207,7 @@
       unit: text("unit"),
       deposits_held: text("deposits_held"),
       confirm_scores: ticked("confirm_scores"),
+      confirm_date: ticked("confirm_date"),
       table_no: text("table_no"),
       round_no: text("round_no"),
       note: text("note"),
@@ -309,6 +331,7 @@
       deposits_held: [],
       note: [],
       confirm_scores: [],
+      confirm_date: [],
     };
 
     // GameForm's fields in their order: table, round, (rule set), unit, deposits, note.
@@ -439,6 +462,11 @@
       }
       doubts = doubtfulScores(scores, filledSeat, data);
       if (doubts.length && !input.confirm_scores) errors.confirm_scores.push(said.doubtful);
+      // GameForm.clean: a meet dated ahead asks before its results are taken.
+      const ahead = daysAhead(data);
+      if (ahead && !input.confirm_date) {
+        errors.confirm_date.push(fmt(said.meet_ahead, { days: String(ahead) }));
+      }
     };
     validate();
 
@@ -446,6 +474,7 @@
     // itself is valid: the live check shows it as GameForm.preview's `problem` (an unticked
     // 「Save anyway」 aside); the save is refused with it.
     const unconfirmed = errors.confirm_scores.splice(0);
+    const undated = errors.confirm_date.splice(0);
     const settling = [];
     let settled = null;
     if (!hasErrors()) {
@@ -473,6 +502,7 @@
       }
     }
     errors.confirm_scores.push(...unconfirmed);
+    errors.confirm_date.push(...undated);
     if (!hasErrors()) nonField.push(...settling);
 
     const total = Object.values(scores).reduce((a, b) => a + b, 0);
