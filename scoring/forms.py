@@ -378,6 +378,7 @@ SETTLEMENT_MESSAGES = {
     "total_over": _("Total %(total)s points: %(over)s points over"),
     "total_over_off_top": _("Total %(total)s points: %(over)s points over (taken off the top)"),
     "total_ok": _("Total %(total)s points ✓"),
+    "total_ok_held": _("Total %(total)s points + deposits held %(held)s = %(expected)s ✓"),
     "so_far": _("%(n)s of %(players)s scores in: %(total)s points so far"),
     "filled": _("%(seat)s: %(score)s points, the rest of the table total (left blank)"),
     "placeholder": _("Places and points appear here as you type."),
@@ -430,6 +431,10 @@ def settlement_lines(preview: dict[str, Any]) -> list[dict[str, Any]]:
         say("check warn", "total_over_off_top", total=total, over=points(preview["over"]))
     elif preview["over"]:
         say("check bad", "total_over", total=total, over=points(preview["over"]))
+    elif preview["held"]:
+        # 預かり: the table is short by exactly the deposits held, and says so.
+        held, expected = points(preview["held"]), points(preview["total"] + preview["held"])
+        say("check ok", "total_ok_held", total=total, held=held, expected=expected)
     else:
         say("check ok", "total_ok", total=total)
     if preview["filled_seat"]:
@@ -854,6 +859,7 @@ class GameForm(forms.Form):
             "players": params.players,
             "entered": len(self.scores),
             "total": sum(self.scores.values()),
+            "held": deposits,
             "short": max(0, -balance),
             "over": max(0, balance),
             "excess_off_top": params.total_policy is rules.TotalPolicy.EXCESS_OFF_TOP,

@@ -18,7 +18,7 @@
 // - read(form): the #game-form's fields as typed: {rule_set, unit, deposits_held,
 //   confirm_scores (bool), table_no, round_no, note, seats: [{player, score, chombo, hands,
 //   guest (bool)} x 4]}.
-// - check(input, data): {ready, complete, players, entered, total, short, over,
+// - check(input, data): {ready, complete, players, entered, total, held, short, over,
 //   excess_off_top, filled_seat, filled_score, names: [{seat, text, several, candidates,
 //   guest_taken}], guest_hint, scores: [{seat, message}], deposits, doubts, seat_names,
 //   confirm_scores, problem, refusal, points, rows, settled}: GameForm.preview's facts
@@ -532,6 +532,7 @@
       players: rule.players,
       entered: Object.keys(scores).length,
       total,
+      held: depositsHeld,
       short: Math.max(0, -balance),
       over: Math.max(0, balance),
       excess_off_top: rule.total_policy === "excess_off_top",
@@ -778,6 +779,10 @@
       say("check warn", "total_over_off_top", { total, over: points(result.over) });
     } else if (result.over) {
       say("check bad", "total_over", { total, over: points(result.over) });
+    } else if (result.held) {
+      // 預かり: the table is short by exactly the deposits held, and says so.
+      const held = points(result.held);
+      say("check ok", "total_ok_held", { total, held, expected: points(result.total + result.held) });
     } else {
       say("check ok", "total_ok", { total });
     }
