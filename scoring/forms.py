@@ -48,6 +48,7 @@ from scoring.notation import (
     sign_class,
     signed_p,
 )
+from scoring.planning import usual_times
 from scoring.schedule import WEEKS_OF_MONTH, Repeat, planned_days
 from scoring.spreadsheets import MAX_BYTES, too_large
 from scoring.standings import Filters, Period, PeriodKind, PeriodOutOfRange
@@ -120,6 +121,7 @@ class MeetForm(forms.ModelForm):  # type: ignore[type-arg]  # not subscriptable 
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.usual_times: dict[str, dict[str, str]] = {}
         if self.instance.pk is None:
             today = timezone.localdate()
             self.initial.setdefault("date", today)
@@ -129,6 +131,13 @@ class MeetForm(forms.ModelForm):  # type: ignore[type-arg]  # not subscriptable 
             default = RuleSet.objects.default_or_none()
             if default is not None:
                 self.initial.setdefault("rule_set", default.pk)
+            # The club's usual start and place for the kind offered, as the planned meets
+            # hold them; the form's script follows the kind the date sets (meet_form.js).
+            self.usual_times = usual_times()
+            usual = self.usual_times.get(str(self.initial["kind"]), {})
+            for name in ("start_time", "place"):
+                if name in usual:
+                    self.initial.setdefault(name, usual[name])
         attendees = self.fields["attendees"]
         assert isinstance(attendees, forms.ModelMultipleChoiceField)
         attendees.queryset = Member.objects.filter(is_active=True) | Member.objects.filter(
