@@ -96,7 +96,7 @@
     const say = dice.querySelector(".dice-say");
     const buttons = dice.querySelector(".dice-players");
     const again = dice.querySelector("[data-dice-again]");
-    const labels = [...form.querySelectorAll("table.entry tr[data-seat] th.seat")].map((th) => th.textContent.trim());
+    const labels = [...form.querySelectorAll(":scope > table.entry tr[data-seat] th.seat")].map((th) => th.textContent.trim());
     const fields = ["player", "score", "chombo", "hands", "guest"];
     const seated = () =>
       [0, 1, 2, 3].filter((seat) => {
@@ -205,6 +205,23 @@
   };
   document.addEventListener("htmx:afterSettle", clearOfTheBar);
   window.addEventListener("resize", clearOfTheBar);
+
+  // A tablet in landscape (the bar beside the rows): a new form opens with the four seat rows
+  // in view, scrolled down to them when the window is too short for the page's head too. Not
+  // when the form has something to say at its top (refused, a date ahead, a kept game).
+  const landscape = matchMedia("(orientation: landscape) and (min-width: 56rem)");
+  const rowsInView = () => {
+    const rows = [...form.querySelectorAll(":scope > table.entry tbody tr")].filter((tr) => !tr.hidden);
+    const last = rows[rows.length - 1];
+    if (!last || last.getBoundingClientRect().bottom <= innerHeight) return;
+    last.scrollIntoView({ block: "end" });
+  };
+  const saysSomething = () =>
+    "bound" in form.dataset || location.hash || form.querySelector(".meet-ahead, .form-errors:not([hidden])");
+  if (landscape.matches && window.scrollY === 0 && !saysSomething()) {
+    if (document.readyState === "complete") rowsInView();
+    else window.addEventListener("load", rowsInView, { once: true });
+  }
 
   // --- offline: the check on the device, and the queue --------------------------------------
   const queue = self.ShirakabaQueue;

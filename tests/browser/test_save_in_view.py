@@ -114,3 +114,37 @@ def test_save_is_whole_and_tappable_online_and_offline_with_every_panel_open(
     expect(page.locator("#offline-band")).to_be_visible()
     expect(page.locator("#queue .queue-count")).to_have_text("未送信 1 件")
     save_is_whole_at_every_scroll(page, f"{size}-offline")
+
+
+ROWS_AND_SUM_IN_VIEW = """() => {
+  const inView = (el) => {
+    const box = el.getBoundingClientRect();
+    return box.top >= 0 && box.bottom <= innerHeight;
+  };
+  const rows = Array.from(document.querySelectorAll("#game-form > table.entry tbody tr"))
+    .filter((tr) => !tr.hidden);
+  return {
+    rows: rows.map(inView),
+    sum: inView(document.getElementById("settlement")),
+    save: inView(document.querySelector("#game-form button[type=submit]")),
+  };
+}"""
+
+
+def test_the_four_rows_and_the_sum_open_in_view_on_a_tablet_in_landscape(
+    page: Page, live_server, meet
+):
+    """At 1024×768 the form opens with the four seat rows, the sum and Save in view: from the
+    draw (with its seats from the dice) and a plain one (it opened with the 東 row alone)."""
+    sign_in(page, live_server, "alice", "alice-pass-123")
+    for url in (
+        f"/meets/{meet.pk}/games/new/?table=1&round=1",
+        f"/meets/{meet.pk}/games/new/?table=1&round=4",
+    ):
+        page.goto(live_server.url + url)
+        expect(page.locator("#id_seat-0-player")).to_be_visible()
+        page.wait_for_function("() => document.readyState === 'complete'")
+        seen = page.evaluate(ROWS_AND_SUM_IN_VIEW)
+        if SHOTS:
+            page.screenshot(path=f"{SHOTS}/landscape-{url.rsplit('=', 1)[1]}.png")
+        assert seen == {"rows": [True] * 4, "sum": True, "save": True}, url
