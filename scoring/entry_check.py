@@ -1,12 +1,14 @@
-"""What the game form's live check needs on the device: the rule sets' parameters,
-the members to match names against, the limits, and every text the check shows, translated.
+"""What the game form's live check needs on the device: the rule sets' parameters (what
+``rules.settle`` settles with, so the device shows places and points offline too), the
+members to match names against, the limits, and every text the check shows, translated.
 
 What it is for: "The live sum check, the name check and the plausibility warnings work offline. The
 page carries the rule set's parameters as data, and one table of cases runs against both the
 Python check and the JavaScript check, so the two cannot drift apart."
 
 ``entry_check_data`` is put on the game form's page as JSON (``json_script``) and read by
-static/js/entry_check.js, which checks a game as ``GameForm`` and ``rules.check_game`` do.
+static/js/entry_check.js, which checks a game as ``GameForm`` and ``rules.check_game`` do
+and settles it as ``rules.settle`` does.
 Each text is the server's own, taken from where the server says it (the forms' messages and
 the live check's lines, ``notation``, the models' ``INVALID_GAME_MESSAGES``, Django's fields),
 translated and left with its ``%(name)s`` placeholders for the script to fill; the limits the
@@ -16,11 +18,12 @@ tests/scoring/entry_check_cases.json is the one table of cases both checks are h
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from django import forms
 from django.core.validators import MaxValueValidator, MinValueValidator
-from django.utils.translation import gettext_lazy as _
+from django.utils import timezone
 
 from members.models import CONTROL_CHARACTERS, NAME_LENGTH, Member
 from scoring import rules
@@ -31,6 +34,7 @@ from scoring.models.games import MEMBER_TWICE, YAKUMAN_NAME_LONG
 from scoring.notation import (
     BAD_HAND,
     BAD_SCORE,
+    HAND_LABELS_JA,
     HAND_WORDS,
     NAMED_HAND,
     SCORE_SIGNS,
@@ -59,7 +63,6 @@ MESSAGES: dict[str, Any] = {
     "save_anyway": GameForm.base_fields["confirm_scores"].label,
     # the live check's own lines (the partial ``settlement`` of templates/scoring/game_form.html)
     **SETTLEMENT_MESSAGES,
-    "settled_when_sent": _("Places and points are worked out when the game is sent."),
 }
 """The texts the script shows, by the key it knows them by: each the server's own, taken from
 where the server says it (the forms, ``notation``, the models, Django's fields), never spelled
@@ -84,6 +87,12 @@ def entry_check_messages() -> dict[str, str]:
     return said
 
 
+def tenths(value: Decimal) -> int:
+    """A P figure of a rule set (rank points, the chombo penalty) in whole tenths: −10.0 → −100.
+    ``RuleParams`` refuses a figure finer than a tenth."""
+    return int(value * 10)
+
+
 def entry_check_data(meet: Meet) -> dict[str, Any]:
     """What static/js/entry_check.js checks a game of ``meet`` with (JSON-able).
 
@@ -100,6 +109,15 @@ def entry_check_data(meet: Meet) -> dict[str, Any]:
                 "total_policy": r.total_policy,
                 "holds_deposits": r.holds_deposits,
                 "single_top": r.single_top,
+                # what rules.settle settles with (P in whole tenths: no float on the device)
+                "return_points": r.return_points,
+                "points_per_p": r.points_per_p,
+                "rank_tenths": [tenths(p) for p in r.params().rank_points],
+                "tie_break": r.tie_break,
+                "split_rounding": r.split_rounding,
+                "chombo_tenths": tenths(r.params().chombo_penalty),
+                "scores_count": r.scores_count,
+                "floor_at_zero": r.floor_at_zero,
             }
             for r in RuleSet.objects.all()
         },
@@ -107,6 +125,10 @@ def entry_check_data(meet: Meet) -> dict[str, Any]:
             {"name": m.name, "furigana": m.furigana, "attendee": m.pk in attending}
             for m in Member.objects.only("pk", "name", "furigana")
         ],
+        # a meet dated ahead asks before its results are taken (GameForm's confirm_date):
+        # the device counts the days to it from its own today in the club's time zone
+        "meet_date": meet.date.isoformat(),
+        "time_zone": timezone.get_current_timezone_name(),
         "score_limit": rules.SCORE_LIMIT,
         "score_unit": rules.SCORE_UNIT,
         "deposit_unit": rules.DEPOSIT_UNIT,
@@ -119,6 +141,7 @@ def entry_check_data(meet: Meet) -> dict[str, Any]:
         "last_round": LAST_ROUND,
         "seat_labels": [seat_label(seat) for seat in Seat],
         "hand_words": {word: level.value for word, level in HAND_WORDS.items()},
+        "hand_labels": {level.value: label for level, label in HAND_LABELS_JA.items()},
         "yakuman": Level.YAKUMAN.value,
         "yakuman_name_length": BigHand.NAME_LENGTH,
         "limits": LIMITS,

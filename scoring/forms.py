@@ -45,7 +45,10 @@ from scoring.notation import (
     parse_score,
     points,
     seat_label,
+    sign_class,
+    signed_p,
 )
+from scoring.planning import usual_times
 from scoring.schedule import WEEKS_OF_MONTH, Repeat, planned_days
 from scoring.spreadsheets import MAX_BYTES, too_large
 from scoring.standings import Filters, Period, PeriodKind, PeriodOutOfRange
@@ -118,6 +121,7 @@ class MeetForm(forms.ModelForm):  # type: ignore[type-arg]  # not subscriptable 
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.usual_times: dict[str, dict[str, str]] = {}
         if self.instance.pk is None:
             today = timezone.localdate()
             self.initial.setdefault("date", today)
@@ -127,6 +131,13 @@ class MeetForm(forms.ModelForm):  # type: ignore[type-arg]  # not subscriptable 
             default = RuleSet.objects.default_or_none()
             if default is not None:
                 self.initial.setdefault("rule_set", default.pk)
+            # The club's usual start and place for the kind offered, as the planned meets
+            # hold them; the form's script follows the kind the date sets (meet_form.js).
+            self.usual_times = usual_times()
+            usual = self.usual_times.get(str(self.initial["kind"]), {})
+            for name in ("start_time", "place"):
+                if name in usual:
+                    self.initial.setdefault(name, usual[name])
         attendees = self.fields["attendees"]
         assert isinstance(attendees, forms.ModelMultipleChoiceField)
         attendees.queryset = Member.objects.filter(is_active=True) | Member.objects.filter(
@@ -342,6 +353,10 @@ GAME_FORM_MESSAGES = {
         "%(seat)s: %(score)s points (the blank, filled in) is more than %(filled_gap)s points "
         "away from the scores typed."
     ),
+    "meet_ahead": _(
+        "This meet is dated %(days)s days from today. Check the date, or tick "
+        "「Enter results for a date ahead」 to enter its results."
+    ),
 }
 """What the game form says of a seat and of the table, each by the name the check on the
 device knows it by (scoring/entry_check.py sends them there, translated)."""
@@ -372,9 +387,17 @@ SETTLEMENT_MESSAGES = {
     "total_over": _("Total %(total)s points: %(over)s points over"),
     "total_over_off_top": _("Total %(total)s points: %(over)s points over (taken off the top)"),
     "total_ok": _("Total %(total)s points ✓"),
+    "total_ok_held": _("Total %(total)s points + deposits held %(held)s = %(expected)s ✓"),
     "so_far": _("%(n)s of %(players)s scores in: %(total)s points so far"),
     "filled": _("%(seat)s: %(score)s points, the rest of the table total (left blank)"),
     "placeholder": _("Places and points appear here as you type."),
+    # the headings of the table of places and points (``settlement_rows``)
+    "head_seat": _("Seat · name"),
+    "head_place": _("Place"),
+    "head_score_p": _("Score P"),
+    "head_rank_p": _("Rank P"),
+    "head_chombo": _("Chombo"),
+    "head_total_p": _("Total P"),
 }
 """The live check's own lines, by the name the device knows each by: the partial
 ``settlement`` of templates/scoring/game_form.html draws them from ``settlement_lines``, the
@@ -417,12 +440,36 @@ def settlement_lines(preview: dict[str, Any]) -> list[dict[str, Any]]:
         say("check warn", "total_over_off_top", total=total, over=points(preview["over"]))
     elif preview["over"]:
         say("check bad", "total_over", total=total, over=points(preview["over"]))
+    elif preview["held"]:
+        # 預かり: the table is short by exactly the deposits held, and says so.
+        held, expected = points(preview["held"]), points(preview["total"] + preview["held"])
+        say("check ok", "total_ok_held", total=total, held=held, expected=expected)
     else:
         say("check ok", "total_ok", total=total)
     if preview["filled_seat"]:
         seat, score = preview["filled_seat"], points(preview["filled_score"])
         say("filled", "filled", seat=seat, score=score)
     return lines
+
+
+def settlement_rows(settlement: rules.Settlement, names: dict[int, str]) -> list[dict[str, str]]:
+    """The live check's table of places and points, as data: a row a seat, each figure as
+    shown (``signed_p``), and the total's sign as its class. The template's partial
+    ``settlement`` draws these rows, and the device makes the same of its own settlement
+    (static/js/entry_check.js's ``settle``; the table of cases holds the two to each other)."""
+    return [
+        {
+            "seat": seat_label(r.seat),
+            "name": names[r.seat],
+            "place": str(r.place),
+            "score_points": signed_p(r.score_points),
+            "rank_points": signed_p(r.rank_points),
+            "chombo_points": signed_p(r.chombo_points) if r.chombo else "",
+            "total": signed_p(r.total),
+            "total_class": sign_class(r.total),
+        }
+        for r in settlement.results
+    ]
 
 
 class SeatForm(forms.Form):
@@ -647,6 +694,7 @@ class GameForm(forms.Form):
         label=_("Version of the game"), widget=forms.HiddenInput, required=False
     )
     confirm_scores = forms.BooleanField(label=_("Save anyway"), required=False)
+    confirm_date = forms.BooleanField(label=_("Enter results for a date ahead"), required=False)
 
     def __init__(
         self,
@@ -715,7 +763,28 @@ class GameForm(forms.Form):
                 "confirm_scores",
                 ValidationError(SAID["doubtful"], code="doubtful"),
             )
+        if self.days_ahead and not data.get("confirm_date"):
+            # Results for a day to come were once taken and finalised without a word: ask.
+            self.add_error(
+                "confirm_date",
+                ValidationError(
+                    SAID["meet_ahead"],
+                    code="meet_ahead",
+                    params={"days": str(self.days_ahead)},
+                ),
+            )
         return data
+
+    @cached_property
+    def days_ahead(self) -> int:
+        """How many days the meet's date lies after today (0 for today or a day past)."""
+        return max(0, (self.meet.date - timezone.localdate()).days)
+
+    def meet_ahead_message(self) -> str:
+        """The question the form asks of a meet dated ahead, before the results are saved."""
+        if not self.days_ahead:
+            return ""
+        return str(SAID["meet_ahead"]) % {"days": str(self.days_ahead)}
 
     def clean_deposits_held(self) -> int:
         """預かり in points, read in the scores' unit (``ScoreUnit``): 10 in hundreds is 1,000.
@@ -784,7 +853,8 @@ class GameForm(forms.Form):
         table total and, when the game is complete and valid, each player's settlement.
         Nothing is saved."""
         self.is_valid()
-        valid = not self.seats_have_errors() and not (set(self.errors) - {"confirm_scores"})
+        asked = {"confirm_scores", "confirm_date"}  # questions, not faults of the game
+        valid = not self.seats_have_errors() and not (set(self.errors) - asked)
         rule_set: RuleSet | None = self.cleaned_data.get("rule_set")
         if rule_set is None:
             return {"ready": False}
@@ -798,6 +868,7 @@ class GameForm(forms.Form):
             "players": params.players,
             "entered": len(self.scores),
             "total": sum(self.scores.values()),
+            "held": deposits,
             "short": max(0, -balance),
             "over": max(0, balance),
             "excess_off_top": params.total_policy is rules.TotalPolicy.EXCESS_OFF_TOP,
@@ -826,11 +897,7 @@ class GameForm(forms.Form):
         except ValidationError as error:
             context["problem"] = " ".join(error.messages)
             return context
-        by_seat = {e.seat: e for e in self.entries}
-        context["rows"] = [
-            {"seat": seat_label(r.seat), "name": by_seat[r.seat].member.name, "result": r}
-            for r in settlement.results
-        ]
+        context["rows"] = settlement_rows(settlement, {e.seat: e.member.name for e in self.entries})
         return context
 
     def build_game(self) -> Hanchan:

@@ -1,5 +1,6 @@
 """The coming meets as the schedule shows them: the meets from a day on, and each one's
-出欠 (the signed-in member's own answer, and for the organizer the names under each answer).
+出欠 (the signed-in member's own answer, and for the organizer the names under each answer);
+and the club's usual start and place, as the planned meets hold them, for a meet made by hand.
 A planned meet is a ``Meet`` without games yet."""
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from django.utils import timezone
 
 from members.models import Member
 from scoring.models import Answer, AnswerChoice, Meet
+from scoring.notation import MeetKind
 
 
 def coming_meets(today: date | None = None) -> QuerySet[Meet]:
@@ -46,3 +48,21 @@ def planned(meets: list[Meet], me: Member | None, with_names: bool) -> list[Plan
             row.mine = answer.answer
         row.names.setdefault(answer.answer, []).append(answer.member)
     return list(rows.values())
+
+
+def usual_times() -> dict[str, dict[str, str]]:
+    """The club's usual start time and place for each kind of meet: those of the latest meet
+    of that kind that has a start time (the planned meets, as the schedule's plan made them);
+    for その他, the latest meet of any kind. A kind without one is left out. 「13:00」 and
+    「白樺会館」, as 例会を作る fills them in."""
+    usual: dict[str, dict[str, str]] = {}
+    dated = Meet.objects.exclude(start_time=None).order_by("-date")
+    for kind in MeetKind:
+        meets = dated if kind == MeetKind.OTHER else dated.filter(kind=kind)
+        latest = meets.only("start_time", "place").first()
+        if latest is not None and latest.start_time is not None:
+            usual[kind.value] = {
+                "start_time": latest.start_time.strftime("%H:%M"),
+                "place": latest.place,
+            }
+    return usual

@@ -190,6 +190,11 @@ class Meet(models.Model):
         locked = Meet.objects.select_for_update().filter(pk=self.pk)
         return bool(locked.values_list("is_final", flat=True).first())
 
+    def takes_answers(self, today: dt.date | None = None) -> bool:
+        """Whether 出欠 is offered for this meet: a meet to come (today included) and not
+        finalised, the meets ``answer`` keeps an answer for."""
+        return not self.is_final and self.date >= (today or timezone.localdate())
+
     def answer(self, member: Member, said: str, by: Any, today: dt.date | None = None) -> Answer:
         """Keep ``member``'s 出欠 for this meet (``by``: the login that answered, the member
         or the organizer for a member who phoned in).

@@ -7,8 +7,10 @@
 // in `refusal` the messages the server would refuse the same form with when it is saved
 // (GameForm.is_valid, then Hanchan.settle and rules.check_game). `data` is
 // scoring.entry_check.entry_check_data(meet), put on the page as JSON (#entry-check-data);
-// every text in it is the server's own, translated. Places and P are not worked out here: the
-// server settles the game when it is sent. Exact integers only (every score fits in a double).
+// every text in it is the server's own, translated. Places and P are worked out here as
+// rules.settle works them out (`settle`, in whole tenths of a P), so the organizer can read each
+// player's P back to the table offline; the server settles the game again when it is sent.
+// Exact integers only (every score fits in a double).
 // The one table of cases: tests/scoring/entry_check_cases.json (tests/scoring/test_entry_check.py
 // runs it against both checks, and compares them on forms made at random too).
 //
@@ -16,18 +18,21 @@
 // - read(form): the #game-form's fields as typed: {rule_set, unit, deposits_held,
 //   confirm_scores (bool), table_no, round_no, note, seats: [{player, score, chombo, hands,
 //   guest (bool)} x 4]}.
-// - check(input, data): {ready, complete, players, entered, total, short, over,
+// - check(input, data): {ready, complete, players, entered, total, held, short, over,
 //   excess_off_top, filled_seat, filled_score, names: [{seat, text, several, candidates,
 //   guest_taken}], guest_hint, scores: [{seat, message}], deposits, doubts, seat_names,
-//   confirm_scores, problem, refusal, points}: GameForm.preview's facts (`problem`: what settling
+//   confirm_scores, problem, refusal, points, rows, settled}: GameForm.preview's facts
+//   (`rows`: its table of places and points, as forms.settlement_rows gives it; `settled`:
+//   each seat's place, total P and chombo, and its big hands, for the offline queue's list) (`problem`: what settling
 //   refuses, shown when the table is complete), and `refusal`, the messages of the top of the
 //   form and beside the fields (in the form's order) that saving it online would give; empty
 //   when the device may keep the game. Not known here: the table and round taken by another
 //   game, a player seated at another table, the meet finalised, a name or note longer than
 //   the field takes (the browser's maxlength keeps them short). The server refuses those when
 //   the game is sent.
+// - settle(rule, seats, deposits): rules.settle of one game the check let through.
 // - render(result, data): the inside of <section id="settlement">, as the template's partial
-//   `settlement` draws it, and a line saying places and points are worked out when sent.
+//   `settlement` draws it.
 //
 // A plain script (the CSP is script-src 'self'); Node loads it with require() for the tests.
 (function (root) {
@@ -155,6 +160,27 @@
     return doubts;
   };
 
+  // GameForm.days_ahead: the days from today (the device's, in the club's time zone) to the
+  // meet's date; 0 for today or a day past.
+  const daysAhead = (data) => {
+    if (!data.meet_date) return 0;
+    let today;
+    try {
+      today = new Intl.DateTimeFormat("en-CA", {
+        timeZone: data.time_zone,
+        year: "numeric",
+        month: "2-digit",
+        day: "2-digit",
+      }).format(new Date());
+    } catch (error) {
+      const now = new Date();
+      today = [now.getFullYear(), now.getMonth() + 1, now.getDate()]
+        .map((n, i) => String(n).padStart(i ? 2 : 4, "0"))
+        .join("-");
+    }
+    return Math.max(0, Math.round((Date.parse(data.meet_date) - Date.parse(today)) / 86400000));
+  };
+
   // The game form's fields, as typed.
   const read = (form) => {
     const field = (name) => form.elements.namedItem(name);
@@ -181,6 +207,7 @@
       unit: text("unit"),
       deposits_held: text("deposits_held"),
       confirm_scores: ticked("confirm_scores"),
+      confirm_date: ticked("confirm_date"),
       table_no: text("table_no"),
       round_no: text("round_no"),
       note: text("note"),
@@ -304,6 +331,7 @@
       deposits_held: [],
       note: [],
       confirm_scores: [],
+      confirm_date: [],
     };
 
     // GameForm's fields in their order: table, round, (rule set), unit, deposits, note.
@@ -354,6 +382,7 @@
         found: null,
         score: null,
         hands: [],
+        chombo: 0,
         errors: { player: [], score: [], chombo: [], hands: [] },
         empty: strip(rawPlayer + rawScore) === "",
       };
@@ -372,6 +401,7 @@
       }
       const chombo = readInteger(typed.chombo, 0, data.chombo_limit, said);
       if (chombo.error) row.errors.chombo.push(chombo.error);
+      else row.chombo = chombo.value === null ? 0 : Number(chombo.value);
       const hands = parseBigHands(typed.hands == null ? "" : String(typed.hands), data);
       if (hands.error) row.errors.hands.push(hands.error);
       else row.hands = hands.hands;
@@ -432,6 +462,11 @@
       }
       doubts = doubtfulScores(scores, filledSeat, data);
       if (doubts.length && !input.confirm_scores) errors.confirm_scores.push(said.doubtful);
+      // GameForm.clean: a meet dated ahead asks before its results are taken.
+      const ahead = daysAhead(data);
+      if (ahead && !input.confirm_date) {
+        errors.confirm_date.push(fmt(said.meet_ahead, { days: String(ahead) }));
+      }
     };
     validate();
 
@@ -439,7 +474,9 @@
     // itself is valid: the live check shows it as GameForm.preview's `problem` (an unticked
     // 「Save anyway」 aside); the save is refused with it.
     const unconfirmed = errors.confirm_scores.splice(0);
+    const undated = errors.confirm_date.splice(0);
     const settling = [];
+    let settled = null;
     if (!hasErrors()) {
       const seen = new Set();
       for (const row of entries) {
@@ -459,8 +496,13 @@
         const refused = checkGame(rule, entries, deposits, data);
         if (refused) settling.push(refused);
       }
+      // GameForm.preview: "when the game is complete and valid, each player's settlement".
+      if (!settling.length && Object.keys(scores).length === rule.players) {
+        settled = settle(rule, entries, depositsHeld);
+      }
     }
     errors.confirm_scores.push(...unconfirmed);
+    errors.confirm_date.push(...undated);
     if (!hasErrors()) nonField.push(...settling);
 
     const total = Object.values(scores).reduce((a, b) => a + b, 0);
@@ -490,6 +532,7 @@
       players: rule.players,
       entered: Object.keys(scores).length,
       total,
+      held: depositsHeld,
       short: Math.max(0, -balance),
       over: Math.max(0, balance),
       excess_off_top: rule.total_policy === "excess_off_top",
@@ -515,8 +558,142 @@
       // Each seat's score in points as read (the blank filled in), null where none: the
       // offline queue's list shows them (static/js/game_form.js).
       points: [0, 1, 2, 3].map((seat) => (seat in scores ? scores[seat] : null)),
+      rows: settled ? settlementRows(settled, seats, data) : [],
+      // For the offline queue's list: each seat's place, total P and chombo (when settled),
+      // and its big hands as the record sheet writes them.
+      settled: seats.map((row) => {
+        const result = settled && settled.find((r) => r.seat === row.seat);
+        return {
+          place: result ? String(result.place) : "",
+          total: result ? signedP(result.total) : "",
+          chombo: row.chombo || 0,
+          hands: formatBigHands(row.hands, data),
+        };
+      }),
     };
   };
+
+  // rules.settle, in whole tenths of a P: "30,000 start and return, 100 points = 0.1 P, rank
+  // points +30/+10/−10/−30, tied players share the rank points of the places they occupy
+  // evenly (折半), −10 P per chombo after the places are settled", each figure the rule set's
+  // (`data.rule_sets`, scoring/entry_check.py). `seats`: [{seat, score, chombo}], which
+  // checkGame let through. Returns [{seat, score, final_score, place, score_points, uma, oka,
+  // chombo, chombo_points, total}] in seat order, the P figures in tenths.
+  const settle = (rule, seats, deposits) => {
+    const players = rule.players;
+    const expected = players * rule.start_points - deposits;
+    // _order: "Seats from the top down; equal scores in seat order from the first dealer."
+    const ordered = [...seats].sort((a, b) => b.score - a.score || a.seat - b.seat);
+    const total = seats.reduce((a, s) => a + s.score, 0);
+    const finalScores = {};
+    for (const s of seats) finalScores[s.seat] = s.score;
+    // Only EXCESS_OFF_TOP lets a table run over: the excess comes off the top.
+    finalScores[ordered[0].seat] -= Math.max(0, total - expected);
+    if (rule.floor_at_zero) {
+      // 「箱下精算はありません」: below zero settles as 0, the points below zero off the top.
+      let below = 0;
+      for (const s of seats) {
+        if (finalScores[s.seat] < 0) {
+          below -= finalScores[s.seat];
+          finalScores[s.seat] = 0;
+        }
+      }
+      finalScores[ordered[0].seat] -= below;
+    }
+    // _points_to_tenths: 100 points = 0.1 P with 1,000 points a P.
+    const toTenths = (pointsGiven) => (pointsGiven * 10) / rule.points_per_p;
+    const okaTenths = rule.scores_count
+      ? toTenths((rule.return_points - rule.start_points) * players)
+      : 0;
+    const okaByRank = [okaTenths, ...Array(players - 1).fill(0)];
+    // _share: the sum split evenly in whole tenths (Python's divmod: the share rounded down),
+    // the remaining tenths one each to the tied players from the first dealer (or the last).
+    const share = (sum, tied) => {
+      const base = Math.floor(sum / tied.length);
+      const remainder = sum - base * tied.length;
+      const inOrder = [...tied].sort((a, b) =>
+        rule.split_rounding === "reverse_seat" ? b.seat - a.seat : a.seat - b.seat,
+      );
+      const out = {};
+      inOrder.forEach((s, i) => {
+        out[s.seat] = base + (i < remainder ? 1 : 0);
+      });
+      return out;
+    };
+    // Places: ties on the recorded score share the better place under SPLIT; under SEAT the
+    // order from the first dealer decides.
+    const groups = [];
+    for (const s of ordered) {
+      const last = groups[groups.length - 1];
+      if (rule.tie_break === "split" && last && last[0].score === s.score) last.push(s);
+      else groups.push([s]);
+    }
+    const places = {};
+    const uma = {};
+    const oka = {};
+    let position = 0;
+    for (const group of groups) {
+      let rankSum = 0;
+      let okaSum = 0;
+      for (let i = position; i < position + group.length; i += 1) {
+        rankSum += rule.rank_tenths[i];
+        okaSum += okaByRank[i];
+      }
+      for (const s of group) places[s.seat] = position + 1;
+      Object.assign(uma, share(rankSum, group));
+      Object.assign(oka, share(okaSum, group));
+      position += group.length;
+    }
+    return [...seats]
+      .sort((a, b) => a.seat - b.seat)
+      .map((s) => {
+        const scoreTenths = rule.scores_count ? toTenths(finalScores[s.seat] - rule.return_points) : 0;
+        const chomboTenths = -rule.chombo_tenths * (s.chombo || 0);
+        return {
+          seat: s.seat,
+          score: s.score,
+          final_score: finalScores[s.seat],
+          place: places[s.seat],
+          score_points: scoreTenths,
+          uma: uma[s.seat],
+          oka: oka[s.seat],
+          chombo: s.chombo || 0,
+          chombo_points: chomboTenths,
+          total: scoreTenths + uma[s.seat] + oka[s.seat] + chomboTenths,
+        };
+      });
+  };
+
+  // scoring.notation.signed_p of tenths: +2.6 / −33.2 / 0.0.
+  const signedP = (tenths) => {
+    if (tenths === 0) return "0.0";
+    const size = Math.abs(tenths);
+    return (tenths > 0 ? "+" : MINUS) + `${Math.floor(size / 10)}.${size % 10}`;
+  };
+  // scoring.notation.sign_class
+  const signClass = (tenths) => (tenths < 0 ? "neg" : tenths > 0 ? "pos" : "zero");
+
+  // forms.settlement_rows: the table of places and points, each figure as shown.
+  const settlementRows = (settled, seats, data) =>
+    settled.map((r) => {
+      const player = seats[r.seat].player;
+      return {
+        seat: data.seat_labels[r.seat],
+        name: player.member ? player.member.name : player.guest.name,
+        place: String(r.place),
+        score_points: signedP(r.score_points),
+        rank_points: signedP(r.uma + r.oka),
+        chombo_points: r.chombo ? signedP(r.chombo_points) : "",
+        total: signedP(r.total),
+        total_class: signClass(r.total),
+      };
+    });
+
+  // notation.format_big_hands: 満貫;役満(国士無双).
+  const formatBigHands = (hands, data) =>
+    hands
+      .map(([level, name]) => (name ? `${data.hand_labels[level]}(${name})` : data.hand_labels[level]))
+      .join(";");
 
   // rules.check_game (and settle's single top) as far as the device can tell, with the
   // messages of INVALID_GAME_MESSAGES, figures as invalid_game_error formats them.
@@ -602,6 +779,10 @@
       say("check warn", "total_over_off_top", { total, over: points(result.over) });
     } else if (result.over) {
       say("check bad", "total_over", { total, over: points(result.over) });
+    } else if (result.held) {
+      // 預かり: the table is short by exactly the deposits held, and says so.
+      const held = points(result.held);
+      say("check ok", "total_ok_held", { total, held, expected: points(result.total + result.held) });
     } else {
       say("check ok", "total_ok", { total });
     }
@@ -630,11 +811,35 @@
     }
     out.push(jsonScript(result.seat_names, "seat-names"));
     if (result.problem) out.push(line("field-error", result.problem));
-    out.push(line("help", said.settled_when_sent));
+    if (result.rows.length) {
+      const head = (key, cls) => `<th scope="col"${cls ? ` class="${cls}"` : ""}>${escape(said[key])}</th>`;
+      const num = (text, cls = "num") => `<td class="${cls}">${escape(text)}</td>`;
+      out.push(
+        '<table class="results preview"><thead><tr>' +
+          head("head_seat") +
+          ["head_place", "head_score_p", "head_rank_p", "head_chombo", "head_total_p"]
+            .map((key) => head(key, "num"))
+            .join("") +
+          "</tr></thead><tbody>" +
+          result.rows
+            .map(
+              (r) =>
+                `<tr><td><span class="seat">${escape(r.seat)}</span> <span class="name">${escape(r.name)}</span></td>` +
+                num(r.place) +
+                num(r.score_points) +
+                num(r.rank_points) +
+                num(r.chombo_points) +
+                num(r.total, `num strong ${r.total_class}`) +
+                "</tr>",
+            )
+            .join("") +
+          "</tbody></table>",
+      );
+    }
     return out.join("\n");
   };
 
-  const api = { read, check, settlementLines, render, parseScore, normaliseName };
+  const api = { read, check, settle, settlementLines, render, parseScore, normaliseName };
   root.ShirakabaCheck = api;
   if (typeof module !== "undefined") module.exports = api;
 })(typeof self !== "undefined" ? self : globalThis);

@@ -82,6 +82,99 @@
     if (found) JSON.parse(found.textContent).forEach((name, seat) => showName(seat, name));
   });
 
+  // --- seats from the dice ---------------------------------------------------------------------
+  // The form from the draw opens with the drawn players in the draw's order; the seats are
+  // decided at the table by the dice (the record sheet: 「席（東南西北）はサイコロで決めて書き入れて
+  // ください」). Tap who sat 東, then 南, …: the last one takes the seat left. Each player's row
+  // (name, score, chombo, hands, guest) moves with them to their seat.
+  const dice = document.getElementById("dice-seats");
+  if (dice) {
+    const diceText = (key, values = {}) => {
+      const found = document.getElementById("dice-texts").content.querySelector(`[data-text="${key}"]`);
+      return found.textContent.trim().replace(/\{(\w+)\}/g, (whole, name) => values[name] ?? whole);
+    };
+    const say = dice.querySelector(".dice-say");
+    const buttons = dice.querySelector(".dice-players");
+    const again = dice.querySelector("[data-dice-again]");
+    const labels = [...form.querySelectorAll(":scope > table.entry tr[data-seat] th.seat")].map((th) => th.textContent.trim());
+    const fields = ["player", "score", "chombo", "hands", "guest"];
+    const seated = () =>
+      [0, 1, 2, 3].filter((seat) => {
+        const row = form.querySelector(`table.entry tr[data-seat="${seat}"]`);
+        return !row.hidden && form.elements[`seat-${seat}-player`].value.trim();
+      });
+    const rowOf = (seat) =>
+      Object.fromEntries(
+        fields.map((f) => {
+          const el = form.elements[`seat-${seat}-${f}`];
+          return [f, el.type === "checkbox" ? el.checked : el.value];
+        }),
+      );
+    const putRow = (seat, values) => {
+      for (const f of fields) {
+        const el = form.elements[`seat-${seat}-${f}`];
+        if (el.type === "checkbox") el.checked = values[f];
+        else el.value = values[f];
+      }
+      showName(seat, values.player.trim());
+    };
+    let order = []; // the seats (as the rows stand) of the players tapped, 東 first
+    let seats = [];
+    const draw = () => {
+      buttons.replaceChildren(
+        ...seats.map((seat) => {
+          const at = order.indexOf(seat);
+          const button = document.createElement("button");
+          button.type = "button";
+          button.className = `button dice-player ${at < 0 ? "secondary" : "primary"}`;
+          button.dataset.seat = seat;
+          button.setAttribute("aria-pressed", String(at >= 0));
+          button.disabled = at >= 0 || order.length === seats.length;
+          const where = document.createElement("span");
+          where.className = "dice-where";
+          where.textContent = at >= 0 ? labels[at] : "";
+          button.append(where, form.elements[`seat-${seat}-player`].value.trim());
+          return button;
+        }),
+      );
+      const done = order.length === seats.length;
+      say.textContent = done ? diceText("done") : diceText("next", { seat: labels[order.length] });
+      again.hidden = order.length === 0;
+    };
+    const start = () => {
+      order = [];
+      seats = seated();
+      dice.hidden = seats.length < 2;
+      draw();
+    };
+    buttons.addEventListener("click", (event) => {
+      const button = event.target.closest("button.dice-player");
+      if (!button || button.disabled) return;
+      order.push(Number(button.dataset.seat));
+      const left = seats.filter((seat) => !order.includes(seat));
+      if (left.length === 1) order.push(left[0]); // the last one takes the seat left
+      if (order.length === seats.length) {
+        const rows = Object.fromEntries(seats.map((seat) => [seat, rowOf(seat)]));
+        order.forEach((from, to) => putRow(seats[to], rows[from]));
+        order = [...seats]; // each row's player now sits at that row's seat
+        keep();
+        if (self.htmx) htmx.trigger(form, "change"); // the live check (the device's offline)
+        draw();
+        return;
+      }
+      draw();
+    });
+    again.addEventListener("click", start);
+    form.querySelector("[name=rule_set]").addEventListener("change", () => {
+      if (order.length === 0) setTimeout(start); // after the 北 rows are shown or hidden
+    });
+    // A name changed by hand (a substitute sat in): the buttons follow, until a tap.
+    form.addEventListener("input", (event) => {
+      if (/^seat-\d-player$/.test(event.target.name || "") && order.length === 0) start();
+    });
+    start();
+  }
+
   // What the check on the device needs (scoring/entry_check.py), read once: the rule sets'
   // parameters, the members, the texts.
   const checkData = JSON.parse(document.getElementById("entry-check-data").textContent);
@@ -112,6 +205,23 @@
   };
   document.addEventListener("htmx:afterSettle", clearOfTheBar);
   window.addEventListener("resize", clearOfTheBar);
+
+  // A tablet in landscape (the bar beside the rows): a new form opens with the four seat rows
+  // in view, scrolled down to them when the window is too short for the page's head too. Not
+  // when the form has something to say at its top (refused, a date ahead, a kept game).
+  const landscape = matchMedia("(orientation: landscape) and (min-width: 56rem)");
+  const rowsInView = () => {
+    const rows = [...form.querySelectorAll(":scope > table.entry tbody tr")].filter((tr) => !tr.hidden);
+    const last = rows[rows.length - 1];
+    if (!last || last.getBoundingClientRect().bottom <= innerHeight) return;
+    last.scrollIntoView({ block: "end" });
+  };
+  const saysSomething = () =>
+    "bound" in form.dataset || location.hash || form.querySelector(".meet-ahead, .form-errors:not([hidden])");
+  if (landscape.matches && window.scrollY === 0 && !saysSomething()) {
+    if (document.readyState === "complete") rowsInView();
+    else window.addEventListener("load", rowsInView, { once: true });
+  }
 
   // --- offline: the check on the device, and the queue --------------------------------------
   const queue = self.ShirakabaQueue;
@@ -167,7 +277,17 @@
       const name = (result.seat_names || [])[seat] || form.elements[`seat-${seat}-player`].value.trim();
       const points = (result.points || [])[seat];
       if (!name && points == null) continue;
-      lines.push({ seat: seatLabels[seat], name, score: points == null ? "" : points });
+      // Places and P as the device settled them, chombo and big hands: read back at the table.
+      const settled = (result.settled || [])[seat] || {};
+      lines.push({
+        seat: seatLabels[seat],
+        name,
+        score: points == null ? "" : points,
+        place: settled.place || "",
+        total: settled.total || "",
+        chombo: settled.chombo || 0,
+        hands: settled.hands || "",
+      });
     }
     return {
       meet_label: form.dataset.meetLabel,

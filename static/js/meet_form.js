@@ -3,6 +3,7 @@
 // organizer chooses a kind by hand. Then the kind stays, and the server is told so
 // (kind_by_hand): it would otherwise take a その他 on a Wednesday or a Saturday as the date's
 // kind (scoring/forms.py, MeetForm). Without JavaScript the server does that part alone.
+// The start time and place follow the kind: the club's usual ones (scoring/planning.py).
 (() => {
   const form = document.querySelector("form[data-kind-follows-date]");
   if (!form) return;
@@ -19,10 +20,28 @@
     const day = new Date(Date.UTC(+match[1], +match[2] - 1, +match[3])).getUTCDay();
     const kind = KINDS[day] ?? "other";
     for (const radio of radios) radio.checked = radio.value === kind;
+    fillUsual(kind);
   };
+  // The club's usual start and place for the kind (#usual-times, as the planned meets hold
+  // them): put in as the kind changes, until the organizer types their own.
+  const usualData = document.getElementById("usual-times");
+  const usual = usualData ? JSON.parse(usualData.textContent) : {};
+  const typed = new Set();
+  const fillUsual = (kind) => {
+    for (const name of ["start_time", "place"]) {
+      const field = form.querySelector(`[name="${name}"]`);
+      if (field && !typed.has(name) && usual[kind]) field.value = usual[kind][name];
+    }
+  };
+  for (const name of ["start_time", "place"]) {
+    const field = form.querySelector(`[name="${name}"]`);
+    if (field) field.addEventListener("input", () => typed.add(name));
+  }
   // A tap on the kind already offered chooses it too (a click, but no change).
   const chosen = () => {
     byHand.value = "1";
+    const checked = radios.find((radio) => radio.checked);
+    if (checked) fillUsual(checked.value);
   };
   for (const radio of radios) {
     radio.addEventListener("click", chosen);

@@ -40,11 +40,17 @@
   }
 
   // --- the band at the top -----------------------------------------------------------------
+  // Its height, as --band-height, is where what sticks to the top of the window stops (the game
+  // form's Save bar): the band wraps to two or three lines on a phone.
   const band = document.getElementById("offline-band");
+  const measureBand = () =>
+    document.documentElement.style.setProperty("--band-height", `${band.offsetHeight}px`);
   const showBand = () => {
     band.hidden = navigator.onLine;
     document.body.classList.toggle("is-offline", !navigator.onLine);
+    measureBand();
   };
+  if ("ResizeObserver" in window) new ResizeObserver(measureBand).observe(band);
   showBand();
   window.addEventListener("offline", showBand);
   window.addEventListener("online", () => {
@@ -69,6 +75,15 @@
   };
   // Only the site's own addresses go into a link (a kept item is data, not trusted code).
   const own = (url) => (typeof url === "string" && /^\/[^/\\]/.test(url) ? url : "#");
+  // A kept game's lines: seat, name, score, and (settled on the device) place and P, with the
+  // chombo and big hands under the player's name. The server's version of a 要確認 game has
+  // seat, name and score only.
+  const notesOf = (row) => {
+    const notes = [];
+    if (Number(row.chombo) > 0) notes.push(text("chombo", { n: Number(row.chombo) }));
+    if (row.hands) notes.push(String(row.hands));
+    return notes.length ? [element("span", { class: "queue-notes" }, notes.join("・"))] : [];
+  };
   const lines = (rows) =>
     Array.isArray(rows) &&
     element(
@@ -81,9 +96,14 @@
           element(
             "tr",
             {},
-            element("th", { scope: "row" }, row.seat),
-            element("td", {}, row.name),
+            element("th", { scope: "row" }, String(row.seat)),
+            element("td", { class: "queue-name" }, String(row.name), ...notesOf(row)),
             element("td", { class: "num" }, Number(row.score).toLocaleString("ja-JP")),
+            element(
+              "td",
+              { class: "num queue-p" },
+              row.total ? text("settled", { place: row.place, total: row.total }) : "",
+            ),
           ),
         ),
       ),

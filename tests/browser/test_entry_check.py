@@ -36,12 +36,17 @@ ON_THE_DEVICE = """() => {
   drawn.innerHTML = ShirakabaCheck.render(result, data);
   const lines = (root) =>
     Array.from(root.querySelectorAll("p")).map((p) => [p.className, p.textContent.trim()]);
-  const settled = data.messages.settled_when_sent;
+  const rows = (root) =>
+    Array.from(root.querySelectorAll("table.results tr")).map((tr) =>
+      Array.from(tr.children).map((cell) => [cell.className, cell.textContent.trim()]));
+  const server = document.getElementById("settlement");
   return {
     input,
     refusal: result.refusal,
-    device: lines(drawn.content).filter(([, text]) => text !== settled),
-    server: lines(document.getElementById("settlement")),
+    device: lines(drawn.content),
+    server: lines(server),
+    deviceRows: rows(drawn.content),
+    serverRows: rows(server),
   };
 }"""
 
@@ -94,3 +99,14 @@ def test_the_device_says_what_the_server_says(page: Page, live_server, meet_of_f
     # Saved online, the form comes back with the same message at the top.
     page.get_by_role("button", name="保存").click()
     expect(page.locator(".form-errors:not(#offline-refusal)")).to_have_text(short)
+
+    # The table adding up, with a chombo: the device's table of places and points is the
+    # server's, cell for cell (class and text).
+    page.locator("#id_seat-0-chombo").fill("1")
+    page.locator("#id_seat-3-score").fill("27400")
+    expect(settlement).to_contain_text("合計 120,000 点 ✓")
+    expect(settlement.locator("table.results tbody tr")).to_have_count(4)
+    seen = page.evaluate(ON_THE_DEVICE)
+    assert seen["device"] == seen["server"]
+    assert seen["deviceRows"] == seen["serverRows"]
+    assert seen["serverRows"][1][-1] == ["num strong pos", "+22.6"]  # 東: +2.6 +30 −10

@@ -130,6 +130,48 @@ def test_a_drawn_table_is_three_scores_and_enter(
     assert keys.keys == 20
 
 
+def test_seats_are_set_from_the_dice_in_taps_and_stored_as_set(
+    page: Page, live_server, meet_of_four, drawn_table
+):
+    """The form opens with the draw's order (東山, 南野, 西川, 北村); the dice sat 西川 at 東,
+    北村 at 南, 東山 at 西, and so 南野 at 北: three taps, the last seat taken by itself. A
+    score typed before the taps moves with its player; the game is stored with the seats as
+    tapped."""
+    from scoring.models import Hanchan
+
+    sign_in(page, live_server, "alice", "alice-pass-123")
+    page.goto(f"{live_server.url}/meets/{meet_of_four.pk}/games/new/?table=1&round=1")
+    dice = page.locator("#dice-seats")
+    expect(dice).to_contain_text("東 に座った人をタップしてください。")
+    page.fill("#id_seat-0-score", "32600")  # 東山's, typed while 東山 is in the first row
+    taps = 0
+    for name in ["西川 次郎", "北村 三郎", "東山 一郎"]:
+        dice.get_by_role("button", name=name, exact=True).click()
+        taps += 1
+    expect(dice).to_contain_text("タップした順に席を入れました。")
+    seated = ["西川 次郎", "北村 三郎", "東山 一郎", "南野 花子"]
+    for seat, name in enumerate(seated):
+        expect(page.locator(f"#id_seat-{seat}-player")).to_have_value(name)
+    expect(page.locator("#id_seat-2-score")).to_have_value("32600")  # with 東山, now 西
+    expect(page.locator("#id_seat-0-score")).to_have_value("")
+    for label, name in zip("東南西北", seated, strict=True):
+        expect(dice.get_by_role("button", name=f"{label} {name}")).to_be_visible()
+    page.fill("#id_seat-0-score", "30000")
+    page.fill("#id_seat-1-score", "27400")
+    expect(page.locator("#settlement")).to_contain_text("北：30,000 点")
+    page.locator("#id_seat-1-score").press("Enter")
+    expect(page.locator(".message")).to_contain_text("を保存しました")
+    game = Hanchan.objects.get()
+    stored = [(r.seat, r.member.name, r.score) for r in game.results.order_by("seat")]
+    assert stored == [
+        (0, "西川 次郎", 30_000),
+        (1, "北村 三郎", 27_400),
+        (2, "東山 一郎", 32_600),
+        (3, "南野 花子", 30_000),
+    ]
+    assert taps == 3
+
+
 def test_keys_typed_while_the_form_loads_reach_the_first_field(
     page: Page, live_server, meet_of_four
 ):

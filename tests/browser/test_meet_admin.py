@@ -115,3 +115,29 @@ def test_the_date_sets_the_kind_until_one_is_chosen(page: Page, live_server, org
     expect(page.locator(".message").first).to_contain_text("例会を作りました")
     assert Meet.objects.get(date="2025-04-19").kind == "other"
     assert errors == []
+
+
+def test_a_new_meet_takes_the_clubs_usual_time_and_place_for_its_kind(
+    page: Page, live_server, organizer
+):
+    """As the planned meets hold them: 13:00 for a 水曜会, 10:00 for a 土曜会, 白樺会館; the
+    time follows the kind the date sets, until the organizer types one."""
+    from datetime import time
+
+    rule = RuleSet.objects.default()
+    for day, kind, start in [
+        ("2027-04-07", "wed", time(13, 0)),
+        ("2027-04-10", "sat", time(10, 0)),
+    ]:
+        Meet.objects.create(date=day, kind=kind, rule_set=rule, start_time=start, place="白樺会館")
+    sign_in(page, live_server, "alice", "alice-pass-123")
+    page.goto(f"{live_server.url}/meets/new/")
+    expect(page.locator("#id_place")).to_have_value("白樺会館")
+    page.fill("#id_date", "2025-04-12")  # a Saturday
+    expect(page.locator("#id_start_time")).to_have_value("10:00")
+    page.fill("#id_date", "2025-04-09")  # a Wednesday
+    expect(page.locator("#id_start_time")).to_have_value("13:00")
+    page.get_by_role("button", name="保存").click()
+    expect(page.locator(".message").first).to_contain_text("例会を作りました")
+    made = Meet.objects.get(date="2025-04-09")
+    assert (made.start_time, made.place) == (time(13, 0), "白樺会館")

@@ -392,3 +392,94 @@ def test_a_kept_game_that_cannot_be_read_can_be_dropped_and_sign_out_still_works
     expect(page.locator("#queue")).to_be_hidden()  # nothing kept
     page.locator("form[data-sign-out] button").first.click()  # no unsent game: no question
     page.wait_for_url(re.compile(r"/login/"))
+
+
+DEVICE_ROWS = """() => Array.from(document.querySelectorAll("#settlement table.results tbody tr"))
+  .map((tr) => Array.from(tr.querySelectorAll("td")).map((td) => td.textContent.trim()))"""
+
+
+def settle_offline(page: Page, table: int, scores, *, chombo=None, hands=None, three=False):
+    """Open round 1's drawn table from the kept meet page, type the game, and read the places
+    and points the device shows; then save it into the queue. Returns the rows as shown:
+    [seat · name, place, score P, rank P, chombo P, total P]."""
+    page.locator(f'.game.empty[data-round="1"][data-table="{table}"] a.button').click()
+    expect(page.locator("#id_seat-0-player")).not_to_have_value("")
+    if three:
+        page.select_option("#id_rule_set", label="白樺会 三人打ち")
+        page.fill("#id_seat-3-player", "")  # the fourth drawn player did not sit
+    page.locator("#game-form details.extras summary").click()
+    for seat, n in (chombo or {}).items():
+        page.fill(f"#id_seat-{seat}-chombo", str(n))
+    for seat, typed in (hands or {}).items():
+        page.fill(f"#id_seat-{seat}-hands", typed)
+    for seat, score in enumerate(scores):
+        page.fill(f"#id_seat-{seat}-score", score)
+    rows = page.locator("#settlement table.results tbody tr")
+    expect(rows).to_have_count(3 if three else 4)  # settled on the device
+    shown = page.evaluate(DEVICE_ROWS)
+    page.locator("#id_seat-0-score").press("Enter")
+    page.wait_for_url(re.compile(r"/meets/\d+/#queue$"))
+    return shown
+
+
+def stored_rows(table: int) -> list[list[str]]:
+    from scoring.notation import seat_label, signed_p
+
+    game = Hanchan.objects.get(table_no=table, round_no=1)
+    return [
+        [
+            f"{seat_label(r.seat)} {r.member.name}",
+            str(r.place),
+            signed_p(r.score_points),
+            signed_p(r.rank_points),
+            signed_p(r.chombo_points) if r.chombo else "",
+            signed_p(r.total_points),
+        ]
+        for r in game.results.select_related("member").order_by("seat")
+    ]
+
+
+def test_places_and_points_offline_are_what_the_server_stores(
+    page: Page, context: BrowserContext, live_server, meet
+):
+    """Offline the device settles each game as the server does: a table of four, a tie with
+    a chombo (the worked table of DOMAIN.md) and a big hand, a table of three; the kept
+    games' list reads each player's P back, with the chombo and the big hand; sent, the server
+    stores the same places and points."""
+    open_meet_online(page, live_server, meet)
+    context.set_offline(True)
+    page.reload()
+    expect(page.locator("#offline-band")).to_be_visible()
+    four = settle_offline(page, 1, SCORES)
+    tie = settle_offline(page, 2, ["32600", "30000", "30000"], chombo={0: 1}, hands={1: "満"})
+    three = settle_offline(page, 3, ["45000", "30000"], three=True)
+    # By hand: +11+30, +2+10, −3−10, −10−30; the worked table: 東 +2.6 +30 −10 = +22.6, 南 and
+    # 西 tie for 2nd at 0.0, 北 −2.6 −30; three players: +15+30, 0+0, −15−30.
+    assert [row[5] for row in four] == ["+41.0", "+12.0", "−13.0", "−40.0"]
+    assert [row[1:] for row in tie] == [
+        ["1", "+2.6", "+30.0", "−10.0", "+22.6"],
+        ["2", "0.0", "0.0", "", "0.0"],
+        ["2", "0.0", "0.0", "", "0.0"],
+        ["4", "−2.6", "−30.0", "", "−32.6"],
+    ]
+    assert [row[1:] for row in three] == [
+        ["1", "+15.0", "+30.0", "", "+45.0"],
+        ["2", "0.0", "0.0", "", "0.0"],
+        ["3", "−15.0", "−30.0", "", "−45.0"],
+    ]
+    # The kept games' list: each player's place and P, the chombo and the big hand.
+    expect(page.locator("#queue .queue-count")).to_have_text("未送信 3 件")
+    open_queue(page)
+    second = page.locator(".queue-item", has_text="1回戦 2卓")
+    expect(second).to_contain_text("1位 +22.6 P")
+    expect(second).to_contain_text("錯和1")
+    expect(second).to_contain_text("満貫")
+    expect(second).to_contain_text("4位 −32.6 P")
+    expect(page.locator(".queue-item", has_text="1回戦 3卓")).to_contain_text("3位 −45.0 P")
+    assert not Hanchan.objects.exists()
+    context.set_offline(False)
+    expect(page.locator("#queue .queue-count")).to_have_text("未送信 0 件")
+    assert Hanchan.objects.count() == 3
+    assert stored_rows(1) == four
+    assert stored_rows(2) == tie
+    assert stored_rows(3) == three

@@ -3,7 +3,7 @@
 //
 //   node tests/scoring/entry_check_runner.js CASES.json
 //
-// CASES.json: [{name, input, data, expected, render_contains?, render_lacks?, lines?,
+// CASES.json: [{name, input, data, expected, render_contains?, render_lacks?, lines?, rows?,
 // server_lines?}],
 // written by
 // tests/scoring/test_entry_check.py. Prints one line per case that differs and exits 1 then;
@@ -36,11 +36,14 @@ for (const c of cases) {
     const lines = result.ready ? check.settlementLines(result, c.data) : [];
     if (!same(lines, c.lines)) failures.push({ case: c.name, key: "lines", want: c.lines, got: lines });
   }
+  if (c.rows) {
+    // The table of places and points, as the server makes it of the same form.
+    const rows = result.rows || [];
+    if (!same(rows, c.rows)) failures.push({ case: c.name, key: "rows", want: c.rows, got: rows });
+  }
   if (c.server_lines) {
-    // The live check's lines as the server's partial draws them: the same, but for the line
-    // saying the server settles the game when it is sent.
-    const settled = `<p class="help">${c.data.messages.settled_when_sent}</p>`;
-    const lines = (html.match(/<p class="[^"]*">.*?<\/p>/gs) || []).filter((l) => l !== settled);
+    // The live check's lines as the server's partial draws them.
+    const lines = html.match(/<p class="[^"]*">.*?<\/p>/gs) || [];
     if (!same(lines, c.server_lines)) {
       failures.push({ case: c.name, key: "render", want: c.server_lines, got: lines });
     }

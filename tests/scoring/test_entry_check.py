@@ -23,7 +23,7 @@ import re
 import shutil
 import subprocess
 from collections import Counter
-from datetime import date
+from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +31,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 
 from members.models import Member
 from scoring import rules
@@ -66,6 +66,7 @@ def case_input(case: dict[str, Any], rule_set: RuleSet) -> dict[str, Any]:
         "unit": typed.get("unit", "points"),
         "deposits_held": typed.get("deposits_held", "0"),
         "confirm_scores": bool(typed.get("confirm_scores")),
+        "confirm_date": bool(typed.get("confirm_date")),
         "table_no": typed.get("table_no", "1"),
         "round_no": typed.get("round_no", "1"),
         "note": typed.get("note", ""),
@@ -86,6 +87,8 @@ def posted(form: dict[str, Any]) -> dict[str, str]:
     }
     if form["confirm_scores"]:
         data["confirm_scores"] = "on"
+    if form["confirm_date"]:
+        data["confirm_date"] = "on"
     for n, seat in enumerate(form["seats"]):
         for name in ("player", "score", "chombo", "hands"):
             data[f"seat-{n}-{name}"] = seat[name]
@@ -97,7 +100,10 @@ def posted(form: dict[str, Any]) -> dict[str, str]:
 def set_up(case: dict[str, Any]) -> tuple[Meet, dict[str, Any]]:
     """The case's members and a meet under its rule set; the form as read on the device."""
     rule_set = RuleSet.objects.get(name=case["rule_set"])
-    meet = Meet.objects.create(date=date(2025, 4, 9), kind="wed", rule_set=rule_set)
+    day = date(2025, 4, 9)
+    if "days_ahead" in case:  # a meet dated ahead of today, asked about before saving
+        day = timezone.localdate() + timedelta(days=case["days_ahead"])
+    meet = Meet.objects.create(date=day, kind="wed", rule_set=rule_set)
     for name, furigana, attendee in case["members"]:
         member = Member.objects.create(name=name, furigana=furigana)
         if attendee:
@@ -132,7 +138,7 @@ def refusal(meet: Meet, data: dict[str, str]) -> list[str]:
 
 def python_check(meet: Meet, data: dict[str, str]) -> dict[str, Any]:
     preview = GameForm(data, meet=meet).preview()
-    result = {key: value for key, value in preview.items() if key not in {"confirm", "rows"}}
+    result = {key: value for key, value in preview.items() if key != "confirm"}
     if result["ready"]:
         result["scores"] = [
             {"seat": s["seat"], "message": str(s["message"])} for s in result["scores"]
@@ -224,7 +230,10 @@ def test_the_javascript_check_gives_each_case(rule_sets, tmp_path):
                         "expected": case["expected"],
                         "render_contains": case.get("render_contains", []),
                         "render_lacks": case.get("render_lacks", []),
-                        "lines": GameForm(posted(form), meet=meet).preview().get("lines", []),
+                        "lines": (preview := GameForm(posted(form), meet=meet).preview()).get(
+                            "lines", []
+                        ),
+                        "rows": preview.get("rows", []),
                     }
                 )
                 transaction.set_rollback(True)
@@ -321,6 +330,7 @@ def test_the_form_page_carries_the_data_and_the_script(organizer_client, meet):
 
 
 COMPARED = [
+    "rows",
     "ready",
     "complete",
     "players",

@@ -37,6 +37,34 @@ class TestMeets:
         assert response["Location"] == f"/meets/{meet.pk}/"
         assert meet.attendees.count() == 3
 
+    def test_a_new_meet_starts_at_the_clubs_usual_time_and_place(self, organizer_client, club_rule):
+        """The planned meets hold the club's usual start and place (13:00 for a 水曜会,
+        10:00 for a 土曜会, 白樺会館): 例会を作る fills them in for the kind offered, and the
+        page carries them for each kind, for the script that follows the date."""
+        import json
+        import re
+        from datetime import time
+
+        today = timezone.localdate()
+        for days, kind, start in [(30, "sat", time(10, 0)), (40, "wed", time(13, 0))]:
+            Meet.objects.create(
+                date=today + timedelta(days=days),
+                kind=kind,
+                rule_set=club_rule,
+                start_time=start,
+                place="白樺会館",
+            )
+        form = organizer_client.get("/meets/new/").content.decode()
+        assert 'name="place" value="白樺会館"' in form
+        offered = {2: "13:00", 5: "10:00"}.get(today.weekday(), "13:00")  # その他: the latest
+        assert f'name="start_time" value="{offered}"' in form
+        usual = json.loads(re.search(r'<script id="usual-times"[^>]*>(.*?)</script>', form)[1])
+        assert usual == {
+            "wed": {"start_time": "13:00", "place": "白樺会館"},
+            "sat": {"start_time": "10:00", "place": "白樺会館"},
+            "other": {"start_time": "13:00", "place": "白樺会館"},
+        }
+
     def test_a_meet_twice_on_a_day_is_refused_in_japanese(self, organizer_client, meet, club_rule):
         response = organizer_client.post(
             "/meets/new/", {"date": "2025-04-09", "kind": "wed", "rule_set": club_rule.pk}

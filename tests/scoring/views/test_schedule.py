@@ -108,7 +108,15 @@ def test_a_planned_meet_becomes_the_meet_when_a_game_is_entered(
     organizer_client.post("/schedule/plan/", HALF_YEAR)
     planned = Meet.objects.get(date=date(2027, 4, 7))
     planned.attendees.set(four_members)
-    response = organizer_client.post(f"/meets/{planned.pk}/games/new/", game_post(club_rule))
+    url = f"/meets/{planned.pk}/games/new/"
+    # A meet dated ahead asks before its results are taken (a date eight days ahead was once
+    # taken and finalised without a word).
+    asked = organizer_client.post(url, game_post(club_rule), headers={"accept-language": "ja"})
+    assert asked.status_code == 400
+    days = (planned.date - timezone.localdate()).days
+    assert f"この例会の日付は今日から {days} 日先です。" in asked.content.decode()
+    assert not Hanchan.objects.exists()
+    response = organizer_client.post(url, game_post(club_rule, confirm_date="on"))
     assert response.status_code == 302
     game = Hanchan.objects.get()
     assert game.meet_id == planned.pk
@@ -186,6 +194,27 @@ class TestAnswers:
             member_client.post(f"/meets/{past.pk}/answer/", {"answer": "coming"}).status_code == 409
         )
         assert not Answer.objects.exists()
+
+    def test_a_finalised_meet_to_come_offers_no_answer(
+        self, member_client, organizer_client, bobs_member, coming, club_rule
+    ):
+        """Results entered ahead of a meet's day and finalised: the endpoint answers 409, so
+        neither the schedule nor the meet's 出欠 page offers 参加/欠席/未定 for it; the meet
+        after it still does."""
+        later = Meet.objects.create(
+            date=coming.date + timedelta(days=3), kind="sat", rule_set=club_rule
+        )
+        Meet.objects.filter(pk=coming.pk).update(is_final=True)
+        html = member_client.get("/schedule/").content.decode()
+        assert f'action="/meets/{coming.pk}/answer/"' not in html
+        assert f'action="/meets/{later.pk}/answer/"' in html
+        assert "確定済み：結果が入っているため、出欠は受け付けません。" in html
+        answers = organizer_client.get(f"/meets/{coming.pk}/answers/").content.decode()
+        assert f'action="/meets/{coming.pk}/answer/"' not in answers
+        assert (
+            member_client.post(f"/meets/{coming.pk}/answer/", {"answer": "coming"}).status_code
+            == 409
+        )
 
     def test_an_answer_writes_one_history_row_and_the_same_again_none(
         self, member_client, bobs_member, coming
