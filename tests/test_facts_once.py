@@ -54,7 +54,7 @@ def test_field_limits_are_written_beside_their_model():
     # ladder, not notes.
     notes = [place.split(":")[0] for place in _found(r"max_length=200\b")]
     assert notes == [
-        "scoring/forms.py",
+        "scoring/forms/games.py",
         "scoring/models/report_jobs.py",
         "scoring/models/rule_sets.py",
     ], notes
