@@ -1,16 +1,35 @@
 """Real report workers (``manage.py db_worker`` processes) for the reports bench and the
-end-to-end tests: started, each looking for tasks, before ``Workers`` returns."""
+end-to-end tests: started, each looking for tasks, before ``Workers`` returns; and a scratch
+place to keep what they make (``scratch_reports``)."""
 
 from __future__ import annotations
 
 import os
 import subprocess
 import sys
+import tempfile
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 
 from django.conf import settings
+from django.test.utils import override_settings
+
+
+@contextmanager
+def scratch_reports() -> Iterator[Path]:
+    """Reports and their parts kept in a new empty directory (the reports storage on the file
+    system there) for the block, then removed: a measurement makes everything from nothing."""
+    with tempfile.TemporaryDirectory() as folder:
+        storage = {
+            "BACKEND": "django.core.files.storage.FileSystemStorage",
+            "OPTIONS": {"location": folder},
+        }
+        with override_settings(
+            REPORTS_DIR=Path(folder), STORAGES={**settings.STORAGES, "reports": storage}
+        ):
+            yield Path(folder)
 
 
 class Workers:

@@ -21,15 +21,11 @@ before and after: figures are comparable only alongside it.
 import multiprocessing
 import os
 import random
-import tempfile
 import time
 from datetime import date, timedelta
-from pathlib import Path
 from typing import Any, TextIO, cast
 
-from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
-from django.test.utils import override_settings
 
 from members.models import Member
 from scoring.models import (
@@ -48,7 +44,7 @@ from scoring.reports.specs import Spec
 from scoring.standings import Filters, Period
 from shirakaba.devtools.management.commands.bench_standings import PREFIX
 from shirakaba.devtools.management.commands.bench_standings import Command as StandingsBench
-from shirakaba.devtools.workers import Workers
+from shirakaba.devtools.workers import Workers, scratch_reports
 
 FIRST_DAY = date(2025, 4, 2)
 # The bench's meets are spread over the 上期 (April 2 to September 18), so the report has six
@@ -161,20 +157,7 @@ class Command(BaseCommand):
         ReportPart.objects.all().delete()
         spec = Spec.of(kind, Filters(period=Period.parse("2025-H1")))
         times: dict[str, float] = {}
-        with (
-            tempfile.TemporaryDirectory() as reports_dir,
-            override_settings(
-                REPORTS_DIR=Path(reports_dir),
-                STORAGES={
-                    **settings.STORAGES,
-                    "reports": {
-                        "BACKEND": "django.core.files.storage.FileSystemStorage",
-                        "OPTIONS": {"location": reports_dir},
-                    },
-                },
-            ),
-        ):
-            folder = Path(reports_dir)
+        with scratch_reports() as folder:
             database_url = os.environ.get("DATABASE_URL", "")
             pool = Workers(workers, database_url=database_url, reports_dir=folder, logs_dir=folder)
             try:

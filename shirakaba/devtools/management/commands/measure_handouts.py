@@ -16,17 +16,13 @@ and the time it took to make.
 from __future__ import annotations
 
 import io
-import tempfile
 import time
 from collections.abc import Callable
 from datetime import date
-from pathlib import Path
 from typing import Any
 
-from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db.models import Count, Max
-from django.test.utils import override_settings
 from PIL import Image
 from pypdf import PdfReader
 
@@ -45,6 +41,7 @@ from scoring.reports.score_table import render_score_table_pdf
 from scoring.reports.table_draw import render_draw_pdf
 from scoring.standings import Filters, Period, compute_awards
 from shirakaba.devtools.handouts import Measure
+from shirakaba.devtools.workers import scratch_reports
 
 LINK = "https://example.org/standings/"  # the news' text carries it; the card must not
 
@@ -81,19 +78,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         # Nothing kept is reused (the half-year's parts): every handout is made from nothing.
-        with (
-            tempfile.TemporaryDirectory() as reports_dir,
-            override_settings(
-                REPORTS_DIR=Path(reports_dir),
-                STORAGES={
-                    **settings.STORAGES,
-                    "reports": {
-                        "BACKEND": "django.core.files.storage.FileSystemStorage",
-                        "OPTIONS": {"location": reports_dir},
-                    },
-                },
-            ),
-        ):
+        with scratch_reports():
             self.measure(options["period"])
 
     def measure(self, period: str | None) -> None:
