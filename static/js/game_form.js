@@ -147,6 +147,15 @@
       dice.hidden = seats.length < 2;
       draw();
     };
+    // A form sent back by the server (a refused save): the rows hold the
+    // seats as they were set, so the panel says so and offers to set them again.
+    const asSet = () => {
+      start();
+      order = [...seats];
+      draw();
+      say.textContent = diceText("kept");
+      again.hidden = false;
+    };
     buttons.addEventListener("click", (event) => {
       const button = event.target.closest("button.dice-player");
       if (!button || button.disabled) return;
@@ -172,7 +181,8 @@
     form.addEventListener("input", (event) => {
       if (/^seat-\d-player$/.test(event.target.name || "") && order.length === 0) start();
     });
-    start();
+    if ("seated" in dice.dataset) asSet();
+    else start();
   }
 
   // What the check on the device needs (scoring/entry_check.py), read once: the rule sets'

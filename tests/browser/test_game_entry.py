@@ -172,6 +172,29 @@ def test_seats_are_set_from_the_dice_in_taps_and_stored_as_set(
     assert taps == 3
 
 
+def test_a_refused_save_keeps_the_seats_as_tapped_and_says_so(
+    page: Page, live_server, meet_of_four, drawn_table
+):
+    """Found trying a meet day: after the server refused a game (a wrong sum), the page came
+    back with the seats as tapped but the panel asked 「東 に座った人をタップしてください。」
+    again, as if the dice's seating were lost. It says the seats are as entered, and offers to
+    set them again."""
+    sign_in(page, live_server, "alice", "alice-pass-123")
+    page.goto(f"{live_server.url}/meets/{meet_of_four.pk}/games/new/?table=1&round=1")
+    dice = page.locator("#dice-seats")
+    for name in ["西川 次郎", "北村 三郎", "東山 一郎"]:
+        dice.get_by_role("button", name=name, exact=True).click()
+    for seat, score in enumerate(["30000", "30000", "30000", "30100"]):
+        page.fill(f"#id_seat-{seat}-score", score)
+    page.locator("#id_seat-3-score").press("Enter")
+    expect(page.locator(".form-errors").first).to_contain_text("多く")
+    for seat, name in enumerate(["西川 次郎", "北村 三郎", "東山 一郎", "南野 花子"]):
+        expect(page.locator(f"#id_seat-{seat}-player")).to_have_value(name)
+    expect(dice).to_contain_text("席は入力したとおりです。")
+    expect(dice).not_to_contain_text("に座った人をタップしてください")
+    expect(dice.get_by_role("button", name="席を決め直す")).to_be_visible()
+
+
 def test_keys_typed_while_the_form_loads_reach_the_first_field(
     page: Page, live_server, meet_of_four
 ):
