@@ -12,9 +12,10 @@ import pytest
 from django.contrib.auth.models import Group, User
 
 from members.models import Member
-from members.roles import MEMBER, ensure_groups
+from members.roles import MEMBER, ORGANIZER, ensure_groups
+from scoring.meet_draw import make_draw, save_draw
 from scoring.models import Hanchan, Meet, PlayerEntry, RuleSet
-from tests.builders import put_back_migrated_data
+from tests.builders import MEET_DAY_NAMES, put_back_migrated_data
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync API runs a loop
 
@@ -80,3 +81,18 @@ def club():
         ]
         Hanchan(meet=meet, table_no=1, round_no=1, rule_set=rule).record(entries)
     return people
+
+
+@pytest.fixture
+def drawn_meet_day() -> Meet:
+    """The organizer alice, and a meet of twelve present (the meet day's first twelve names)
+    whose three rounds are drawn (seed 7): what the offline and Save-in-view tests play."""
+    user = User.objects.create_user("alice", password="alice-pass-123", is_staff=True)
+    user.groups.add(Group.objects.get(name=ORGANIZER))
+    members = [Member.objects.create(name=name, furigana="かな") for name in MEET_DAY_NAMES[:12]]
+    meet = Meet.objects.create(
+        date=date(2026, 11, 25), kind="wed", rule_set=RuleSet.objects.default()
+    )
+    meet.attendees.set(members)
+    save_draw(meet, make_draw(meet, seed=7), seed=7)
+    return meet

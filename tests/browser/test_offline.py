@@ -5,19 +5,15 @@ versions, a session that ended while offline, and a wrong sum refused on the dev
 server's words."""
 
 import re
-from datetime import date
 from decimal import Decimal as D
 
 import pytest
-from django.contrib.auth.models import Group, User
 from django.contrib.sessions.models import Session
 from playwright.sync_api import BrowserContext, Page, expect
 
-from members.models import Member
-from members.roles import ORGANIZER
-from scoring.meet_draw import drawn_table, make_draw, save_draw
-from scoring.models import Hanchan, Meet, PlayerEntry, RuleSet
-from tests.builders import MEET_DAY_NAMES, axe_violations, sign_in
+from scoring.meet_draw import drawn_table
+from scoring.models import Hanchan, Meet, PlayerEntry
+from tests.builders import axe_violations, sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -27,16 +23,8 @@ BAND = "オフライン：保存した対局は端末に保管され、接続が
 
 
 @pytest.fixture
-def meet():
-    user = User.objects.create_user("alice", password="alice-pass-123", is_staff=True)
-    user.groups.add(Group.objects.get(name=ORGANIZER))
-    members = [Member.objects.create(name=name, furigana="かな") for name in MEET_DAY_NAMES[:12]]
-    meet = Meet.objects.create(
-        date=date(2026, 11, 25), kind="wed", rule_set=RuleSet.objects.default()
-    )
-    meet.attendees.set(members)
-    save_draw(meet, make_draw(meet, seed=7), seed=7)
-    return meet
+def meet(drawn_meet_day: Meet) -> Meet:
+    return drawn_meet_day
 
 
 def open_meet_online(page: Page, live_server, meet: Meet) -> None:

@@ -6,18 +6,13 @@ showing."""
 
 import os
 import re
-from datetime import date
 from pathlib import Path
 
 import pytest
-from django.contrib.auth.models import Group, User
 from playwright.sync_api import BrowserContext, Page, expect
 
-from members.models import Member
-from members.roles import ORGANIZER
-from scoring.meet_draw import make_draw, save_draw
-from scoring.models import Meet, RuleSet
-from tests.builders import MEET_DAY_NAMES, sign_in
+from scoring.models import Meet
+from tests.builders import sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -60,16 +55,8 @@ SAVE_AT_EVERY_SCROLL = """() => {
 
 
 @pytest.fixture
-def meet():
-    user = User.objects.create_user("alice", password="alice-pass-123", is_staff=True)
-    user.groups.add(Group.objects.get(name=ORGANIZER))
-    members = [Member.objects.create(name=name, furigana="かな") for name in MEET_DAY_NAMES[:12]]
-    meet = Meet.objects.create(
-        date=date(2026, 11, 25), kind="wed", rule_set=RuleSet.objects.default()
-    )
-    meet.attendees.set(members)
-    save_draw(meet, make_draw(meet, seed=7), seed=7)
-    return meet
+def meet(drawn_meet_day: Meet) -> Meet:
+    return drawn_meet_day
 
 
 def open_table(page: Page, table: int) -> None:
