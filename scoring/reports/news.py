@@ -245,11 +245,9 @@ def news_pdf(news: News) -> bytes:
             "card": news.card,
             "width": WIDTH_PX,
             "height": HEIGHT_PX,
-            "minus": ClubSettings.minus(),
         },
     )
-    minus = ClubSettings.minus()
-    return weasy.write_pdf(html if minus == "−" else html.replace("−", minus))
+    return weasy.write_pdf(weasy.signed_with(html, ClubSettings.minus()))
 
 
 def news_png(news: News, card: int = 0) -> bytes:

@@ -75,9 +75,7 @@ TOP_ON_COVER = 3  # the half-year report's first page names the top three
 
 def _html(template: str, context: dict[str, Any]) -> str:
     html = render_to_string(template, {**context, "made_on": timezone.localdate()})
-    minus = context.get("minus", "−")
-    # Every U+2212 these reports print is a negative number's sign (the club's ▲ if chosen).
-    return html if minus == "−" else html.replace("−", minus)
+    return weasy.signed_with(html, context.get("minus", "−"))
 
 
 # The printed standings in two tables a member can follow across the page: the ranking with

@@ -46,6 +46,12 @@ class _ImageFetcher(URLFetcher):  # type: ignore[misc]
 _local = threading.local()
 
 
+def signed_with(html: str, minus: str) -> str:
+    """``html`` with each negative number's sign written as the club writes it (``minus``: −,
+    or the club's own ▲). Every U+2212 a handout prints is a negative number's sign."""
+    return html if minus == "−" else html.replace("−", minus)
+
+
 def _fonts() -> FontConfiguration:
     """This thread's font configuration, made once: it loads the report's font (an
     ``@font-face`` rule) the first time and finds it loaded afterwards, which saves a fifth of

@@ -393,3 +393,18 @@ def test_a_reports_html_says_the_language_it_is_written_in(language):
     with translation.override(language):
         html = render_to_string("reports/base.html", {"title": "x"})
     assert f'<html lang="{language}">' in html
+
+
+@pytest.mark.slow
+def test_the_meet_sheet_writes_a_negative_with_the_clubs_sign(club):
+    """With the club's ▲ chosen (「四位▲30P」), the printed sheet writes every negative P with
+    it, and none with −; the − comes back when the club chooses it again."""
+    from scoring.models import ClubSettings
+
+    meet = Meet.objects.order_by("date").first()
+    assert "−" in pdf_text(render_meet_pdf(meet)[2])
+    settings = ClubSettings.load()
+    settings.negative_sign = "▲"
+    settings.save()
+    text = pdf_text(render_meet_pdf(meet)[2])
+    assert "▲" in text and "−" not in text
