@@ -744,3 +744,14 @@ def test_the_fu_of_a_tsumo_counts_two():
     reading = read(hand("24m567m345p678s55s3m", "3m", tsumo=True), C4)
     assert ("tsumo", 2) in [(f.key, f.fu) for f in reading.fu_lines]
     assert reading.fu_raw == 24 and reading.fu == 30
+
+
+def test_every_example_of_the_hands_makes_its_hand():
+    """Each example of the 役一覧 is read by scoring/yaku.py as a win with that hand."""
+    from scoring.yaku_list import STANDARD
+
+    for entry in STANDARD:
+        assert entry.example is not None, entry.key
+        reading = read(entry.example.hand(), C4)
+        keys = [line.key for line in reading.yaku]
+        assert any(k.startswith(entry.key) for k in keys), (entry.key, keys)
