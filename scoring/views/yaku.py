@@ -385,7 +385,7 @@ def _meld_label(kind: str) -> str:
 
 
 def _mode_labels(system: System) -> list[tuple[str, str]]:
-    modes = [("hand", _("Hand")), ("pon", _("Pon"))]
+    modes = [("hand", _("Tiles in hand")), ("pon", _("Pon"))]
     if system is not System.CLUB3:
         modes.append(("chi", _("Chi")))
     if system is not System.KANTAN:
