@@ -88,3 +88,31 @@ def test_each_rule_set_lists_its_hands(member_client, name, present, absent):
 def test_the_menu_and_the_calculator_link_the_page(member_client):
     page = member_client.get("/calculator/").content.decode()
     assert 'href="/hand/' in page
+
+
+@pytest.mark.parametrize(
+    "value", ["\x00", "9" * 30, "-1", "1m" * 200, "p1m." * 50, "z9z", "１", "%", "[]"]
+)
+@pytest.mark.parametrize(
+    "name",
+    [
+        "rule",
+        "t",
+        "m",
+        "d",
+        "u",
+        "mode",
+        "win",
+        "seat",
+        "round",
+        "honba",
+        "sticks",
+        "nuki",
+        "riichi",
+    ],
+)
+def test_no_value_in_the_address_is_a_server_error(member_client, name, value):
+    response = member_client.get(
+        "/hand/", {name: value, "t": "1m2m3m4p5p6p7s8s9s5s5s", "m": "p7z"} | {name: value}
+    )
+    assert response.status_code in (200, 400)
