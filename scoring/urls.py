@@ -12,6 +12,7 @@ from scoring.views import (
     rule_sets,
     schedule,
     standings,
+    yaku,
 )
 
 
@@ -94,6 +95,8 @@ urlpatterns = [
         name="score-table-pdf",
     ),
     path("calculator/", hands.calculator, name="calculator"),
+    path("hand/", yaku.hand_check, name="hand-check"),
+    path("rules/<int:pk>/yaku/", yaku.yaku_list, name="yaku-list"),
     path("schedule/", schedule.schedule, name="schedule"),
     path("schedule/plan/", schedule.plan, name="schedule-plan"),
     path("schedule/visibility/", schedule.schedule_visibility, name="schedule-visibility"),
