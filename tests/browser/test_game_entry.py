@@ -485,3 +485,36 @@ def test_a_guest_new_to_the_score_book_is_added_at_the_table(page: Page, live_se
     expect(page.locator(".message.info")).to_contain_text("出席に追加しました：大野 音")
     expect(page.locator("article.game").first).to_contain_text("大野 音")
     assert Member.objects.get(name="大野 音").is_guest
+
+
+def test_the_doubtful_score_warning_is_compact_on_a_phone(page: Page, live_server, meet_of_four):
+    """The meet day's try: on a phone (390×844) two doubtful scores made the bar of the live
+    check and Save 449 px high, 53 % of the screen, and it lay over the score being typed.
+    While the doubt is not answered the bar keeps to the check, the warnings and 「このまま
+    保存」 (places and points come once it is ticked): under 40 % of the screen, the field
+    being typed in whole above it."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    sign_in(page, live_server, "alice", "alice-pass-123")
+    page.goto(f"{live_server.url}/meets/{meet_of_four.pk}/games/new/")
+    type_the_table(
+        page, [("ひがしや", "500"), ("みなみ", "105000"), ("にし", "10000"), ("きた", "")]
+    )
+    settlement = page.locator("#settlement")
+    expect(settlement).to_contain_text("105,000 点は 100,000 点を超えています")
+    bar = page.locator(".entry-bar")
+    for seat in range(4):
+        field = page.locator(f"#id_seat-{seat}-score")
+        field.focus()
+        page.wait_for_timeout(100)
+        height = bar.evaluate("el => el.getBoundingClientRect().height")
+        print(f"\nseat {seat}: the bar {height:.0f} px of 844")
+        assert height <= 0.4 * 844, (seat, height)
+        assert field.evaluate(
+            "el => { const r = el.getBoundingClientRect();"
+            " return r.top >= 0 && document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2) === el; }"
+        ), seat
+    expect(page.get_by_label("このまま保存")).to_be_visible()
+    page.screenshot(path="/tmp/game-form-shots/test-doubts-390.png")
+    # Ticked, the places and points are shown.
+    page.get_by_label("このまま保存").check()
+    expect(settlement.locator("table.results tbody tr").first).to_be_visible()
