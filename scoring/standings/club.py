@@ -553,8 +553,9 @@ STANDINGS: Table[StandingRow] = Table(
         ),
         # The average place of each kind of game apart (a 3-player place is not a 4-player
         # one), each named by its kind where the table has both. The Excel keeps its own
-        # 平均順位 (the 4-player one) in the fifth column whatever the group, as it always
-        # has: people's formulas point at its letter and its heading.
+        # 4-player average place in the fifth column (E) whatever the group, as it always
+        # has: people's formulas point at its letter. Its heading says its kind (四人打ち), as
+        # the sheet may hold 3-player figures too.
         Column(
             "average_place",
             _("Average place"),
@@ -575,7 +576,7 @@ STANDINGS: Table[StandingRow] = Table(
         ),
         Column(
             "sheet_average_place",
-            _("Average place"),
+            _("4-player average place"),
             lambda r: r.average_place,
             Format.PLACE,
             _not_wins,

@@ -42,7 +42,7 @@ def test_the_excel_keeps_its_standings_header():
         "氏名",
         "半荘数",
         "合計P",
-        "平均順位",
+        "四人打ち平均順位",
         "1位",
         "2位",
         "3位",
