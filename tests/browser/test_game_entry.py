@@ -518,3 +518,33 @@ def test_the_doubtful_score_warning_is_compact_on_a_phone(page: Page, live_serve
     # Ticked, the places and points are shown.
     page.get_by_label("このまま保存").check()
     expect(settlement.locator("table.results tbody tr").first).to_be_visible()
+
+
+def test_the_unit_that_follows_the_login_is_said_above_the_scores(
+    page: Page, live_server, meet_of_four, browser
+):
+    """The meet day's try: 百点単位, chosen on the organizer's phone, came with the login to
+    the tablet without a word, where 32600 typed as points would be read as 3,260,000. The
+    unit is kept with the login (it is the person's habit, on whichever device), and said
+    plainly in the scores' heading, where the eye is while typing; it follows the choice."""
+    sign_in(page, live_server, "alice", "alice-pass-123")
+    page.goto(f"{live_server.url}/meets/{meet_of_four.pk}/games/new/")
+    heading = page.locator("table.entry thead th").nth(2)
+    expect(heading).to_have_text("持ち点（点数で）")
+    page.get_by_label("百点単位で：326 ＝ 32,600").check()
+    expect(heading).to_have_text("持ち点（百点単位）")
+    type_the_table(page, [("ひがしや", "326"), ("みなみ", "300"), ("にし", "300"), ("きた", "")])
+    expect(page.locator("#settlement")).to_contain_text("合計 120,000 点 ✓")
+    page.keyboard.press("Enter")
+    expect(page.locator(".message")).to_contain_text("を保存しました")
+
+    tablet = browser.new_context(viewport={"width": 1024, "height": 768}, locale="ja-JP")
+    other = tablet.new_page()
+    sign_in(other, live_server, "alice", "alice-pass-123")
+    other.goto(f"{live_server.url}/meets/{meet_of_four.pk}/games/new/?round=2")
+    said = other.locator("table.entry thead th").nth(2)
+    expect(said).to_have_text("持ち点（百点単位）")
+    expect(said.locator(".unit-now")).to_be_visible()
+    other.get_by_label("点数で：32600").check()
+    expect(said).to_have_text("持ち点（点数で）")
+    tablet.close()
