@@ -172,6 +172,40 @@ def test_seats_are_set_from_the_dice_in_taps_and_stored_as_set(
     assert taps == 3
 
 
+def test_seats_from_the_record_sheet_are_set_in_taps_on_the_edit_form(
+    page: Page, live_server, meet_of_four, drawn_table
+):
+    """Entering from the record sheet (記録用紙): a game entered at the venue in the draw's
+    order (東山 東, 南野 南, 西川 西, 北村 北), the sheet's seat column, written from the dice,
+    says 西川 東, 北村 南, 東山 西, 南野 北. The game's edit form offers the same taps as the
+    form from the draw (it said nothing of seats and the names had to be retyped): 「席を決め
+    直す」, then three taps; each score moves with its player and the game is stored so."""
+    from scoring.models import Hanchan, RuleSet
+    from tests.builders import worked_table
+
+    game = Hanchan(meet=meet_of_four, table_no=1, round_no=1, rule_set=RuleSet.objects.default())
+    game.record(worked_table(drawn_table))
+    sign_in(page, live_server, "alice", "alice-pass-123")
+    page.goto(f"{live_server.url}/games/{game.pk}/edit/")
+    dice = page.locator("#dice-seats")
+    expect(dice).to_contain_text("席は入力したとおりです。")
+    dice.get_by_role("button", name="席を決め直す").click()
+    expect(dice).to_contain_text("東 に座った人をタップしてください。")
+    for name in ["西川 次郎", "北村 三郎", "東山 一郎"]:
+        dice.get_by_role("button", name=name, exact=True).click()
+    expect(dice).to_contain_text("タップした順に席を入れました。")
+    page.get_by_role("button", name="保存（Enter）").click()
+    expect(page.locator(".message")).to_contain_text("を保存しました")
+    game.refresh_from_db()
+    stored = [(r.seat, r.member.name, r.score) for r in game.results.order_by("seat")]
+    assert stored == [
+        (0, "西川 次郎", 30_000),
+        (1, "北村 三郎", 27_400),
+        (2, "東山 一郎", 32_600),
+        (3, "南野 花子", 30_000),
+    ]
+
+
 def test_a_refused_save_keeps_the_seats_as_tapped_and_says_so(
     page: Page, live_server, meet_of_four, drawn_table
 ):
