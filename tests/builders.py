@@ -477,7 +477,7 @@ FIRST_COLUMNS = [
     "氏名",
     "半荘数",
     "合計P",
-    "平均順位",
+    "四人打ち平均順位",  # column E: said of which kind of game, its letter kept
     "1位",
     "2位",
     "3位",

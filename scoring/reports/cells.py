@@ -104,6 +104,7 @@ class Heading:
     text: str
     css: str  # "num" for a number's column
     sort: str | None
+    key: str = ""  # the column's key, for a page's style of one column
 
 
 @dataclass(frozen=True)
@@ -163,7 +164,7 @@ def lay_out[Row](columns: Sequence[Column[Row]], rows: Iterable[Row]) -> Laid[Ro
     numeric = [c.format is not Format.TEXT for c in columns]
     return Laid(
         tuple(
-            Heading(str(c.heading), "num" if n else "", c.sort)
+            Heading(str(c.heading), "num" if n else "", c.sort, c.key)
             for c, n in zip(columns, numeric, strict=True)
         ),
         tuple(

@@ -500,7 +500,8 @@ SHEET_ORDER = (
     "average_place3",
     *HandLevel.values,
 )
-# The PDF's order: the average P beside the total.
+# The PDF's order: the average P beside the total, then the place counts and the rest as the
+# page had them before its average places moved up beside the total.
 PDF_ORDER = (
     "position",
     "name",
@@ -509,6 +510,13 @@ PDF_ORDER = (
     "win_rate",
     "total",
     "average",
+    "place1",
+    "place2",
+    "place3",
+    "place4",
+    "three_place1",
+    "three_place2",
+    "three_place3",
 )
 
 STANDINGS: Table[StandingRow] = Table(
@@ -534,27 +542,14 @@ STANDINGS: Table[StandingRow] = Table(
             strong=True,
             signed=True,
         ),
-        # Place counts: 4-player and 3-player apart, each when the group has such games.
-        Column("place1", _("1st"), lambda r: r.places[0], when=_four),
-        Column("place2", _("2nd"), lambda r: r.places[1], when=_four),
-        Column("place3", _("3rd"), lambda r: r.places[2], when=_four),
-        Column("place4", _("4th"), lambda r: r.places[3], when=_four),
-        Column("three_place1", _("3-player 1st"), lambda r: r.places3[0], when=_three),
-        Column("three_place2", _("3-player 2nd"), lambda r: r.places3[1], when=_three),
-        Column("three_place3", _("3-player 3rd"), lambda r: r.places3[2], when=_three),
-        Column(
-            "average",
-            _("Average P"),
-            lambda r: r.average,
-            Format.P,
-            _not_wins,
-            sort="average",
-            signed=True,
-        ),
         # The average place of each kind of game apart (a 3-player place is not a 4-player
-        # one), each named by its kind where the table has both. The Excel keeps its own
-        # 平均順位 (the 4-player one) in the fifth column whatever the group, as it always
-        # has: people's formulas point at its letter and its heading.
+        # one), each named by its kind where the table has both, on the page right after the
+        # total P: a phone's first screen shows the 3-player figure beside the 4-player one
+        # (it showed 1位 2位 3位 of the 4-player games and nothing of the 3-player ones); the
+        # PDF keeps its order (PDF_ORDER). The Excel keeps its own 4-player average place in
+        # the fifth column (E) whatever the group, as it always has: people's formulas point
+        # at its letter. Its heading says its kind (四人打ち): the sheet may hold 3-player
+        # figures too.
         Column(
             "average_place",
             _("Average place"),
@@ -575,7 +570,7 @@ STANDINGS: Table[StandingRow] = Table(
         ),
         Column(
             "sheet_average_place",
-            _("Average place"),
+            _("4-player average place"),
             lambda r: r.average_place,
             Format.PLACE,
             _not_wins,
@@ -589,6 +584,23 @@ STANDINGS: Table[StandingRow] = Table(
             _three_not_wins,
             NOT_ON_PDF,
             sort="average_place3",
+        ),
+        # Place counts: 4-player and 3-player apart, each when the group has such games.
+        Column("place1", _("1st"), lambda r: r.places[0], when=_four),
+        Column("place2", _("2nd"), lambda r: r.places[1], when=_four),
+        Column("place3", _("3rd"), lambda r: r.places[2], when=_four),
+        Column("place4", _("4th"), lambda r: r.places[3], when=_four),
+        Column("three_place1", _("3-player 1st"), lambda r: r.places3[0], when=_three),
+        Column("three_place2", _("3-player 2nd"), lambda r: r.places3[1], when=_three),
+        Column("three_place3", _("3-player 3rd"), lambda r: r.places3[2], when=_three),
+        Column(
+            "average",
+            _("Average P"),
+            lambda r: r.average,
+            Format.P,
+            _not_wins,
+            sort="average",
+            signed=True,
         ),
         Column(
             "top_rate", _("Top rate"), lambda r: r.top_rate, Format.RATE, _not_wins, sort="top_rate"

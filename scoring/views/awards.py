@@ -4,6 +4,7 @@ answered by views/downloads.py). The winners come from ``scoring.standings.award
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 from urllib.parse import urlencode
 
@@ -77,8 +78,16 @@ def awards(request: HttpRequest) -> HttpResponse:
         "guests_query": _query(filters, guests="" if filters.guests else "1"),
         "edit_query": _query(filters),
         "can_edit": organizer,
+        # a period not over yet: its winners are 途中経過 until its last day
+        "running_until": _running_until(filters),
     }
     return render(request, "scoring/awards.html", context)
+
+
+def _running_until(filters: Filters) -> date | None:
+    """The last day of the period shown if it has not ended: its awards may still change."""
+    end = filters.period.end
+    return end if end is not None and end >= timezone.localdate() else None
 
 
 @organizer_required

@@ -128,7 +128,8 @@ def _game_form(
             "players": form.players,
             "preview": _preview_at_load(form),
             "check_data": entry_check_data(meet),
-            # a new game of a drawn table: its seats may be set from the dice in taps
+            # a new game of a drawn table: its seats may be set from the dice in taps (and a
+            # stored game's, from the record sheet, on its edit form: the template's ``game``)
             "from_draw": game is None and bool(initial.get("players")),
         },
         status=status,

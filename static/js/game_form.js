@@ -82,6 +82,18 @@
     if (found) JSON.parse(found.textContent).forEach((name, seat) => showName(seat, name));
   });
 
+  // The unit the scores are typed in is said above the scores, where the eye is while typing
+  // (the choice itself is at the top, scrolled away on a phone), and follows the choice.
+  const unitNow = form.querySelector("[data-unit-now]");
+  if (unitNow) {
+    form.addEventListener("change", (event) => {
+      if (event.target.name !== "unit") return;
+      const hundreds = event.target.value === "hundreds";
+      unitNow.textContent = hundreds ? unitNow.dataset.hundreds : unitNow.dataset.points;
+      unitNow.classList.toggle("hundreds", hundreds);
+    });
+  }
+
   // --- seats from the dice ---------------------------------------------------------------------
   // The form from the draw opens with the drawn players in the draw's order; the seats are
   // decided at the table by the dice (the record sheet: 「席（東南西北）はサイコロで決めて書き入れて

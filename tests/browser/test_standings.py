@@ -62,3 +62,38 @@ def test_the_download_links_carry_the_period_shown_after_htmx_navigation(
     expect(page.locator(".downloads a", has_text="PDF")).to_have_attribute(
         "href", re.compile(r"period=2025-H1&kind=sat")
     )
+
+
+def test_a_phone_shows_the_three_player_figures_beside_the_four_player_ones(
+    page: Page, live_server, club
+):
+    """The meet day's try: on a phone (390×844) the first screen of the standings showed the
+    4-player places (1位 2位 3位) and nothing of the 3-player games, 9 of that day's 12. With
+    both kinds in the table, each average place, named by its kind, stands beside 合計P, in
+    view without scrolling sideways; the 3-player places follow the 4-player ones."""
+    from datetime import date
+
+    from scoring.models import Meet, RuleSet
+    from tests.builders import CLUB3, play, rule
+
+    aoki, inoue, ueda, _eto = club
+    meet = Meet.objects.create(
+        date=date(2025, 10, 8), kind="wed", rule_set=RuleSet.objects.default()
+    )
+    play(meet, 1, 1, rule(CLUB3), [aoki, inoue, ueda], [40_000, 30_000, 20_000])
+    page.set_viewport_size({"width": 390, "height": 844})
+    sign_in(page, live_server, "bob", "bob-pass-123")
+    page.goto(f"{live_server.url}/standings/?period=2025-H2")
+    region = page.locator(".table-scroll").bounding_box()
+    right = region["x"] + region["width"]
+    for heading in ("四人打ち平均順位", "三人打ち平均順位"):
+        th = page.locator("table.standings thead th", has_text=heading)
+        box = th.bounding_box()
+        assert box["x"] >= region["x"] and box["x"] + box["width"] <= right, (heading, box, region)
+    # 青木: 4-player 1st and 4th (2.50), 3-player 1st (1.00)
+    aoki_row = page.locator("table.standings tbody tr", has_text="青木")
+    cells = page.locator("table.standings thead th").all_inner_texts()
+    values = aoki_row.locator("th, td").all_inner_texts()
+    figures = dict(zip([c.strip() for c in cells], [v.strip() for v in values], strict=True))
+    assert figures["四人打ち平均順位"] == "2.50" and figures["三人打ち平均順位"] == "1.00", figures
+    page.screenshot(path="/tmp/standings-shots/test-phone-three-player.png")

@@ -116,8 +116,10 @@ def test_each_kind_of_game_has_its_own_average_place(mixed_season):
     3-player ones (1st, 1st): 四人打ち平均順位 1/1 = 1.00, 三人打ち平均順位 2/2 = 1.00; B four
     4-player games (2,3,2,1 → 8/4 = 2.00) and one 3-player game (3rd → 3.00). With both kinds in
     the table, the page shows both averages, each named by its kind; the PDF keeps its columns
-    (the 4-player one named by its kind too), and the Excel its columns as they were: 平均順位
-    (the 4-player average) in the fifth, 三人打ち平均順位 after the 3-player places."""
+    (the 4-player one named by its kind too), and the Excel its columns as they were: the 4-player
+    average in the fifth (E), headed 四人打ち平均順位 since the meet day's try (a bare 平均順位
+    beside three-player figures left a member guessing which), 三人打ち平均順位 after the
+    3-player places."""
     rows = compute_standings(Filters(period=Period.half(2025, 1)))
     f = next(r for r in rows if r.name == "F 会員")
     b = next(r for r in rows if r.name == "B 会員")
@@ -131,7 +133,7 @@ def test_each_kind_of_game_has_its_own_average_place(mixed_season):
     pdf = [str(c.heading) for c in STANDINGS.shown(Medium.PDF, shown)]
     assert "四人打ち平均順位" in pdf and "三人打ち平均順位" not in pdf
     sheet = [str(c.heading) for c in STANDINGS.shown(Medium.SHEET, shown)]
-    assert sheet[4] == "平均順位" and "四人打ち平均順位" not in sheet
+    assert sheet[4] == "四人打ち平均順位" and "平均順位" not in sheet
     assert sheet.index("三人打ち平均順位") == sheet.index("三人打ち3位") + 1
 
 

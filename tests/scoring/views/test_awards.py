@@ -169,3 +169,19 @@ def test_each_kind_of_game_has_its_winner_on_the_page(member_client, mixed_seaso
     text = member_client.get(f"{PAGE}?{H1}").content.decode()
     assert "四人打ち 2.00" in text and "三人打ち 1.00" in text
     assert "四人打ち 規定半荘数 3" in text and "三人打ち 規定半荘数 1" in text
+
+
+def test_the_running_half_years_awards_are_said_to_be_provisional(member_client, award_season):
+    """The meet day's try: the running half-year's page named winners as if final. Until the
+    period ends the page says 途中経過 and when the figures become final; an ended period
+    does not."""
+    from django.utils import timezone
+
+    from scoring.notation import meet_date
+    from scoring.periods import Period
+
+    running = Period.containing(timezone.localdate())
+    text = member_client.get(f"{PAGE}?period={running.key}").content.decode()
+    assert "途中経過" in text
+    assert meet_date(running.end) in text
+    assert "途中経過" not in member_client.get(f"{PAGE}?{H1}").content.decode()

@@ -738,3 +738,14 @@ def test_four_tablets_sending_one_game_at_the_same_moment_store_it_once():
         assert [a["game"] for a in answers] == [stored.pk] * 4, (attempt, answers)
         assert sorted(a["again"] for a in answers) == [False, True, True, True]
     assert Hanchan.objects.count() == 10
+
+
+def test_the_edit_form_offers_the_dice_and_shows_no_template_comment(
+    organizer_client, recorded_game
+):
+    """A game's edit form has the dice's seats panel (for the seats the record sheet says),
+    opening as seated; found trying a meet day: a comment of the template spread over lines
+    (``{# … #}`` is one line only) was printed on the page above the panel."""
+    text = organizer_client.get(f"/games/{recorded_game.pk}/edit/").content.decode()
+    assert 'id="dice-seats"' in text and "data-seated" in text
+    assert "{#" not in text and "#}" not in text
