@@ -32,6 +32,11 @@ def caddyfile(names: list[str], local: bool, port: int) -> str:
     sites = ", ".join(f"https://{n}" for n in names) if local else ", ".join(names)
     lines = [
         "# The score book behind Caddy (written by manage.py deploy_files; docs/running.md).",
+        *(
+            # Caddy tries to install its root into this machine's own trust store (and, run
+            # as root, does): the machine needs none of it, the tablets install it themselves.
+            ["{", "\tskip_install_trust", "}", ""] if local else []
+        ),
         "# Caddy sets X-Forwarded-For and X-Forwarded-Proto; the book trusts one proxy",
         "# (PROXY_COUNT=1 in shirakaba.env). Caddy redirects http:// to https:// itself.",
         f"{sites} {{",
@@ -201,8 +206,9 @@ class Command(BaseCommand):
         site = f"https://{names[0]}/"
         self.stdout.write("\nLook the files over, then install them (docs/running.md):\n")
         self.stdout.write("\n".join(f"  {s}" for s in steps))
-        self.stdout.write(f"\nThen open {site}")
         if local:
             self.stdout.write(
-                f"after installing Caddy's root on each tablet: http://{names[0]}/shirakaba-root.crt"
+                "\nThen install Caddy's root on each tablet from "
+                f"http://{names[0]}/shirakaba-root.crt (docs/running.md, step 6)"
             )
+        self.stdout.write(f"\nThen open {site}")
