@@ -23,7 +23,6 @@ from axes.models import AccessLog
 from playwright.sync_api import BrowserType, expect
 
 from scoring.models import Hanchan, Meet
-from tests.browser.conftest import CHROMIUM
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -92,7 +91,12 @@ def behind_proxy(settings):
 
 
 def test_behind_caddy_the_tablet_keeps_a_game_offline_and_sends_it_once(
-    browser_type: BrowserType, tmp_path: Path, caddy, behind_proxy, drawn_meet_day: Meet
+    browser_type: BrowserType,
+    browser_type_launch_args,
+    tmp_path: Path,
+    caddy,
+    behind_proxy,
+    drawn_meet_day: Meet,
 ):
     site, root = caddy
     # A fresh profile whose NSS database trusts Caddy's root, as an installed root would be.
@@ -107,15 +111,8 @@ def test_behind_caddy_the_tablet_keeps_a_game_offline_and_sends_it_once(
     )
     context = browser_type.launch_persistent_context(
         str(tmp_path / "profile"),
-        executable_path=CHROMIUM,
-        args=[
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            f"--host-resolver-rules=MAP {HOST} 127.0.0.1",
-        ],
+        executable_path=browser_type_launch_args["executable_path"],
+        args=[*browser_type_launch_args["args"], f"--host-resolver-rules=MAP {HOST} 127.0.0.1"],
         env={"HOME": str(home), "PATH": "/usr/bin:/bin"},
         locale="ja-JP",
         viewport={"width": 1024, "height": 768},
