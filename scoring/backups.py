@@ -31,15 +31,18 @@ import importlib
 import io
 import json
 import os
+import shutil
 import sqlite3
 import tempfile
 from collections import Counter
 from contextlib import closing
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from django.apps import apps
+from django.conf import settings
 from django.contrib.auth.models import Group, Permission
 from django.core.exceptions import ValidationError
 from django.core.management import call_command
@@ -602,3 +605,131 @@ def _permission(ref: object) -> str:
     except (ValidationError, ValueError, TypeError):
         return repr(ref)
     return next((f"{app}.{codename}" for app, codename in found), repr(ref))
+
+
+# --- the nightly backup, and its copy in a second place ---------------------------------------
+# ``manage.py backup --nightly`` (the systemd timer's, docs/running.md): a backup into
+# ``settings.BACKUP_DIR`` named by the time, the last ``KEPT`` kept; then a copy into the second
+# place the club chose (``settings.BACKUP_COPY_DIR``: a USB disk, a mounted folder), the last
+# ``KEPT`` kept there too. The copy is written under a temporary name and renamed when whole, so
+# a disk that fills up leaves no half file; a missing or full second place is said plainly and
+# loses nothing (the first backup stays). What happened is written to ``STATUS`` in the backup
+# folder, which the organizer's pages read (``last_backup``).
+
+KEPT = 7
+STATUS = "last-backup.json"
+# The organizer is warned when the last good backup is older than this.
+STALE_AFTER = timedelta(days=2)
+
+
+@dataclass(frozen=True)
+class LastBackup:
+    """What the last nightly backups left: when the last good one was made (None: never), its
+    file, and its copy's (when the last good copy was made, and why the last copy failed)."""
+
+    made_at: datetime | None
+    file: str = ""
+    copied_at: datetime | None = None
+    copy_file: str = ""
+    copy_error: str = ""
+    copy_asked: bool = False
+
+    def stale(self, now: datetime) -> bool:
+        return self.made_at is None or now - self.made_at > STALE_AFTER
+
+
+def _when(text: object) -> datetime | None:
+    return datetime.fromisoformat(text) if isinstance(text, str) and text else None
+
+
+def last_backup(folder: Path | None = None) -> LastBackup:
+    """What the nightly backups recorded in ``folder`` (default ``settings.BACKUP_DIR``)."""
+    folder = folder or Path(settings.BACKUP_DIR)
+    try:
+        found = json.loads((folder / STATUS).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return LastBackup(None, copy_asked=bool(settings.BACKUP_COPY_DIR))
+    return LastBackup(
+        made_at=_when(found.get("made_at")),
+        file=str(found.get("file", "")),
+        copied_at=_when(found.get("copied_at")),
+        copy_file=str(found.get("copy_file", "")),
+        copy_error=str(found.get("copy_error", "")),
+        copy_asked=bool(settings.BACKUP_COPY_DIR),
+    )
+
+
+def _kept_backups(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.glob("shirakaba-*") if p.suffix in {".sqlite3", ".json"})
+
+
+def _keep_last(folder: Path, count: int = KEPT) -> None:
+    for old in _kept_backups(folder)[:-count]:
+        old.unlink(missing_ok=True)
+
+
+def copy_to_second_place(made: Path, place: Path) -> Path:
+    """Copy the backup ``made`` into ``place`` (whole or not at all), keep the last ``KEPT``
+    there, and return the copy; a ``BackupError`` that says what to do when ``place`` is
+    missing, not a folder, or full."""
+    if not place.is_dir():
+        raise BackupError(
+            _(
+                "The second place for backups, %(place)s, is not there (is the USB disk "
+                "plugged in, the folder mounted?). Tonight's backup is kept at %(made)s only."
+            )
+            % {"place": place, "made": made}
+        )
+    target = place / made.name
+    part = place / f".{made.name}.part"
+    try:
+        with made.open("rb") as source, part.open("wb") as copy:
+            shutil.copyfileobj(source, copy, 1024 * 1024)
+            copy.flush()
+            os.fsync(copy.fileno())
+        part.replace(target)
+    except OSError as error:
+        part.unlink(missing_ok=True)
+        raise BackupError(
+            _(
+                "Could not copy the backup to %(place)s (%(reason)s; is the disk full?). "
+                "Tonight's backup is kept at %(made)s only; the copies there are as they were."
+            )
+            % {"place": place, "reason": error.strerror or error, "made": made}
+        ) from error
+    _keep_last(place)
+    return target
+
+
+def nightly_backup(now: datetime | None = None) -> tuple[Path, Path | None]:
+    """Make tonight's backup (and its copy in the second place, when the club chose one);
+    return both paths. A failed backup raises ``BackupError`` and records nothing new; a
+    failed copy raises ``BackupError`` after the backup is kept and recorded."""
+    now = now or datetime.now(UTC)
+    folder = Path(settings.BACKUP_DIR)
+    folder.mkdir(parents=True, exist_ok=True)
+    suffix = ".sqlite3" if connection.vendor == "sqlite" else ".json"
+    made = folder / f"shirakaba-{now:%Y-%m-%d-%H%M%S}{suffix}"
+    backup(made)
+    _keep_last(folder)
+    before = last_backup(folder)
+    status: dict[str, str] = {
+        "made_at": now.isoformat(),
+        "file": str(made),
+        "copied_at": before.copied_at.isoformat() if before.copied_at else "",
+        "copy_file": before.copy_file,
+    }
+    copy: Path | None = None
+    failure: BackupError | None = None
+    if settings.BACKUP_COPY_DIR:
+        try:
+            copy = copy_to_second_place(made, Path(settings.BACKUP_COPY_DIR))
+            status.update(copied_at=now.isoformat(), copy_file=str(copy))
+        except BackupError as error:
+            failure = error
+            status["copy_error"] = str(error)
+    (folder / f".{STATUS}.part").write_text(json.dumps(status), encoding="utf-8")
+    (folder / f".{STATUS}.part").replace(folder / STATUS)
+    if failure:
+        raise failure
+    return made, copy

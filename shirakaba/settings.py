@@ -20,6 +20,10 @@ Environment variables (all optional for local use):
 - ``SHIRAKABA_REPORTS_PER_PERSON``: how many reports one person may have waiting at once.
   Default 3.
 - ``SHIRAKABA_REPORTS_MAX_MB``: the kept reports' files at most this many MB in all. Default 500.
+- ``SHIRAKABA_BACKUP_DIR``: where ``manage.py backup --nightly`` writes the nightly backups
+  (the last seven kept). Default ``DATA_DIR/backups``.
+- ``SHIRAKABA_BACKUP_COPY_DIR``: a second place each nightly backup is copied to (a USB disk,
+  a mounted folder; the last seven kept there). Default none.
 - ``SESSION_IDLE_MINUTES``: a session ends after this long without a request. Default 120.
 - ``SHIRAKABA_CACHE_URL``: the cache (drawn charts): ``redis://host:6379/0`` (Django's Redis
   backend; needs ``pip install redis``), ``locmem://`` (each process its own), or
@@ -219,6 +223,11 @@ AXES_VERBOSE = False
 SESSION_COOKIE_AGE = int(os.environ.get("SESSION_IDLE_MINUTES", "120")) * 60
 SESSION_SAVE_EVERY_REQUEST = True
 SESSION_COOKIE_HTTPONLY = True
+
+# The nightly backup (manage.py backup --nightly) and its copy in a second place the club
+# chooses (scoring/backups.py::nightly_backup).
+BACKUP_DIR = Path(os.environ.get("SHIRAKABA_BACKUP_DIR", DATA_DIR / "backups"))
+BACKUP_COPY_DIR = os.environ.get("SHIRAKABA_BACKUP_COPY_DIR", "")
 
 # An uploaded record sheet waits here between its preview and its confirmation.
 PENDING_IMPORTS_DIR = DATA_DIR / "pending-imports"

@@ -6,6 +6,7 @@ from django.views.i18n import set_language
 
 from members import views as member_views
 from scoring.views import meets as scoring_meets
+from shirakaba.health import health
 from shirakaba.views import offline, service_worker, web_manifest
 
 urlpatterns = [
@@ -21,6 +22,7 @@ urlpatterns = [
     path("manifest.webmanifest", web_manifest, name="web-manifest"),
     path("sw.js", service_worker, name="service-worker"),
     path("offline/", offline, name="offline"),
+    path("health/", health, name="health"),
     path("i18n/setlang/", login_not_required(set_language), name="set_language"),
     path("members/", include("members.urls")),
     path("", include("scoring.urls")),

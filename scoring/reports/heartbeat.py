@@ -11,6 +11,10 @@ back (``MadeByWorker.take_back``): a report's page or a new ask queues the repor
 (``taking_up``), a report's maker makes a part itself (``parts``); and the dead worker's task is
 queued again (``requeue``), so the queue shows no task RUNNING that nobody runs.
 
+Each report worker (``manage.py db_worker``) also says it is alive, every ``WORKER_BEAT``
+seconds, in the cache every process of the book shares (``worker_beat``); the organizer's health
+page counts those that beat lately (``workers_alive``).
+
 What a process holds is the state of one ``Heartbeat`` object, the process's (``of_process``):
 a test installs its own, so no thread of one test beats on into the next.
 """
@@ -19,10 +23,12 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from django.core.cache import cache
 from django.db import DatabaseError, connections
 from django.tasks import Task
 from django.utils import timezone
@@ -170,3 +176,33 @@ def requeue(task_result: DBTaskResult[..., Any]) -> None:
     DBTaskResult.objects.filter(pk=task_result.pk, status=TaskResultStatus.RUNNING).update(
         status=TaskResultStatus.READY, started_at=None
     )
+
+
+# --- the workers' own beat (the health page) ----------------------------------------------
+WORKER_BEAT = 10.0
+WORKERS_KEY = "shirakaba:report-workers"
+# A worker is alive when it beat in this long (three beats).
+WORKER_ALIVE_FOR = 3 * WORKER_BEAT
+
+
+def worker_beat(name: str, now: float | None = None) -> None:
+    """Say that the worker ``name`` (host and process) is alive now; forget workers long
+    silent. Two workers writing at once may lose one's beat: it beats again in ``WORKER_BEAT``."""
+    now = time.time() if now is None else now
+    beats: dict[str, float] = cache.get(WORKERS_KEY) or {}
+    beats = {n: at for n, at in beats.items() if now - at < 10 * WORKER_ALIVE_FOR}
+    beats[name] = now
+    cache.set(WORKERS_KEY, beats, timeout=None)
+
+
+def worker_stopped(name: str) -> None:
+    beats: dict[str, float] = cache.get(WORKERS_KEY) or {}
+    beats.pop(name, None)
+    cache.set(WORKERS_KEY, beats, timeout=None)
+
+
+def workers_alive(now: float | None = None) -> dict[str, float]:
+    """The workers that beat in ``WORKER_ALIVE_FOR``, with the seconds since their beat."""
+    now = time.time() if now is None else now
+    beats: dict[str, float] = cache.get(WORKERS_KEY) or {}
+    return {n: now - at for n, at in sorted(beats.items()) if now - at < WORKER_ALIVE_FOR}

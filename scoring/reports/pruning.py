@@ -48,14 +48,20 @@ def prune(now: Any = None) -> int:
     return removed + _bound_size(now)
 
 
+def kept_size() -> int:
+    """The kept reports' and parts' files, in bytes (what ``REPORTS_MAX_BYTES`` bounds)."""
+    return sum(
+        rows.filter(status=ReportStatus.READY).aggregate(total=Sum("size"))["total"] or 0
+        for rows in (Report.objects, ReportPart.objects)
+    )
+
+
 def _bound_size(now: Any) -> int:
     """Remove kept reports and parts, the least recently used (asked for, made) first, until
     their files are at most ``REPORTS_MAX_BYTES`` in all; none in use (``IN_USE``)."""
     ready_reports = Report.objects.filter(status=ReportStatus.READY)
     ready_parts = ReportPart.objects.filter(status=ReportStatus.READY)
-    total = sum(
-        rows.aggregate(total=Sum("size"))["total"] or 0 for rows in (ready_reports, ready_parts)
-    )
+    total = kept_size()
     if total <= settings.REPORTS_MAX_BYTES:
         return 0
     in_use_since = now - IN_USE

@@ -14,7 +14,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from members.context_processors import own_member
-from members.roles import organizer_required
+from members.roles import is_organizer, organizer_required
+from scoring.backups import last_backup
 from scoring.forms import (
     DrawForm,
     MeetForm,
@@ -55,7 +56,15 @@ def home(request: HttpRequest) -> HttpResponse:
     games = list(latest.hanchans.all()) if latest else []
     own = [g for g in games if me and any(r.member_id == me.pk for r in g.results.all())]
     others = [g for g in games if g not in own]
-    context = {"latest": latest, "earlier": earlier, "own_games": own, "other_games": others}
+    context: dict[str, object] = {
+        "latest": latest,
+        "earlier": earlier,
+        "own_games": own,
+        "other_games": others,
+    }
+    if is_organizer(request.user):  # the last nightly backup, a warning when it is old
+        context["backup"] = backup = last_backup()
+        context["backup_stale"] = backup.stale(timezone.now())
     return render(request, "scoring/home.html", context)
 
 

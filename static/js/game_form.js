@@ -376,6 +376,13 @@
       event.preventDefault();
       return;
     }
+    if (queue && queue.refused && offline()) {
+      // This device cannot keep games (static/js/offline.js says why): nothing is kept, and
+      // the form stays as typed for when the connection is back.
+      event.preventDefault();
+      refuse([document.getElementById("cannot-keep").content.textContent.trim()]);
+      return;
+    }
     if (queue && checker && (offline() || form.dataset.queuedId)) {
       event.preventDefault();
       // Once, as online: a second tap while the first is kept does nothing.

@@ -1,6 +1,7 @@
 // 例会速報: 「コピー」 copies the text; 「共有」 hands the picture and the text to the system's
 // share sheet (LINE opens from it) where the browser can share files, else the text alone;
-// where it cannot share at all, the button stays hidden and download and copy remain.
+// where it cannot share at all, the button stays hidden and a note names download and copy;
+// where it shares text but not files, a note says the picture is to be downloaded.
 (() => {
   const box = document.getElementById("news");
   if (!box) return;
@@ -22,8 +23,15 @@
     say(box.dataset.copied || "コピーしました");
   });
 
-  if (!navigator.share) return; // download and copy only
+  if (!navigator.share) {
+    document.getElementById("news-no-share").hidden = false; // download and copy only
+    return;
+  }
   share.hidden = false;
+  const probe = new File([""], box.dataset.file, { type: "image/png" });
+  if (!navigator.canShare || !navigator.canShare({ files: [probe] })) {
+    document.getElementById("news-text-only").hidden = false;
+  }
   share.addEventListener("click", async () => {
     try {
       const response = await fetch(box.dataset.picture, { credentials: "same-origin" });

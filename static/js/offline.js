@@ -23,6 +23,31 @@
     return made;
   };
 
+  // --- a device that cannot keep games says so, once, and keeps nothing --------------------
+  // (not https://, no service worker, or a private window refusing the browser's database)
+  const band = document.getElementById("offline-band");
+  const notice = document.getElementById("offline-unavailable");
+  queue.cannotKeep().then((problem) => {
+    if (!problem) return start();
+    queue.refused = problem;
+    band.textContent = text("band_cannot_keep");
+    const showBand = () => {
+      band.hidden = navigator.onLine;
+      document.body.classList.toggle("is-offline", !navigator.onLine);
+    };
+    showBand();
+    window.addEventListener("offline", showBand);
+    window.addEventListener("online", showBand);
+    if (sessionStorage.getItem("shirakaba-cannot-keep-read") === problem) return;
+    notice.querySelector(".notice-text").textContent = text(`cannot_keep_${problem}`);
+    notice.hidden = false;
+    notice.querySelector("button").addEventListener("click", () => {
+      notice.hidden = true;
+      sessionStorage.setItem("shirakaba-cannot-keep-read", problem);
+    });
+  });
+
+  function start() {
   // --- the service worker, and the pages it keeps ---------------------------------------
   const keepList = document.getElementById("offline-keep");
   if ("serviceWorker" in navigator) {
@@ -42,7 +67,6 @@
   // --- the band at the top -----------------------------------------------------------------
   // Its height, as --band-height, is where what sticks to the top of the window stops (the game
   // form's Save bar): the band wraps to two or three lines on a phone.
-  const band = document.getElementById("offline-band");
   const measureBand = () =>
     document.documentElement.style.setProperty("--band-height", `${band.offsetHeight}px`);
   const showBand = () => {
@@ -275,4 +299,5 @@
     const items = await queue.all().catch(() => []);
     if (items.some((item) => item.state === "queued")) queue.send();
   }, 30_000);
+  }
 })();

@@ -175,8 +175,27 @@
     return stopped;
   };
 
+  // Why this device cannot keep games, or "" when it can: a service worker (which keeps the
+  // pages) needs a secure context (https://, or localhost), and the queue needs the browser's
+  // database, which a private window may refuse. Asked once; on an insecure page nothing is
+  // opened (not even the database), so such a page keeps nothing.
+  let problem;
+  const cannotKeep = () =>
+    (problem ||= (async () => {
+      if (!self.isSecureContext) return "insecure";
+      if (!("serviceWorker" in navigator)) return "no_worker";
+      try {
+        (await open()).close();
+      } catch (error) {
+        return "no_storage";
+      }
+      return "";
+    })());
+
   self.ShirakabaQueue = {
     CHANGED,
+    cannotKeep,
+    refused: "",
     all,
     get,
     put,

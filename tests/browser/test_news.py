@@ -58,6 +58,8 @@ def test_after_finalising_the_news_is_shared_with_its_picture(
     open_news(page, live_server)
     text = page.locator("#news-text").input_value()
     assert text.startswith("【白樺会 例会速報】2025年10月1日（水） 水曜会")
+    expect(page.locator("#news-no-share")).to_be_hidden()
+    expect(page.locator("#news-text-only")).to_be_hidden()
     page.get_by_role("button", name="共有").click()
     page.wait_for_function("() => window.__shared.length === 1")
     shared = page.evaluate("window.__shared[0]")
@@ -80,9 +82,30 @@ def test_without_a_share_sheet_copy_and_download_remain(
     open_news(page, live_server)
     expect(page.get_by_role("button", name="共有")).to_be_hidden()
     expect(page.get_by_role("button", name="コピー")).to_be_visible()
+    # The fallback is offered and named (issue 43).
+    note = page.locator("#news-no-share")
+    expect(note).to_be_visible()
+    expect(note).to_contain_text("「画像を保存」で画像を保存し、「コピー」で文章をコピー")
     download = page.get_by_role("link", name="画像を保存")
     expect(download).to_be_visible()
     with page.expect_download() as saved:
         download.click()
     assert saved.value.suggested_filename.endswith(".png")
+    context.close()
+
+
+def test_a_share_sheet_without_files_says_the_picture_is_to_be_saved(
+    browser: Browser, live_server, club, organizer
+):
+    Meet.objects.order_by("date").first().finalise()
+    context = browser.new_context(locale="ja-JP", viewport={"width": 390, "height": 844})
+    context.add_init_script(
+        SHARE_SHEET.replace("value: (data) => true", "value: (data) => !data.files")
+    )
+    page = context.new_page()
+    open_news(page, live_server)
+    expect(page.get_by_role("button", name="共有")).to_be_visible()
+    expect(page.locator("#news-text-only")).to_contain_text("「画像を保存」で保存")
+    # The picture made before the page goes (its maker's heartbeat ends with it).
+    page.wait_for_function("() => document.querySelector('.news-picture').naturalWidth > 0")
     context.close()

@@ -3,14 +3,21 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from scoring.backups import BackupError, backup
+from scoring.backups import BackupError, backup, nightly_backup
 
 
 class Command(BaseCommand):
     help = "Write a consistent backup of the database while the app runs."
 
     def add_arguments(self, parser: Any) -> None:
-        parser.add_argument("file", type=Path)
+        parser.add_argument("file", type=Path, nargs="?")
+        parser.add_argument(
+            "--nightly",
+            action="store_true",
+            help="The nightly backup: into SHIRAKABA_BACKUP_DIR named by the time, the last "
+            "seven kept, and copied to SHIRAKABA_BACKUP_COPY_DIR when set (the last seven kept "
+            "there). A missing or full second place fails the command; the backup is kept.",
+        )
         parser.add_argument(
             "--format",
             choices=["auto", "sqlite", "json"],
@@ -21,6 +28,19 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
+        if options["nightly"]:
+            if options["file"]:
+                raise CommandError("--nightly names its own file: give no FILE")
+            try:
+                made, copy = nightly_backup()
+            except BackupError as error:
+                raise CommandError(str(error)) from error
+            self.stdout.write(f"Backup written ({made.stat().st_size:,} bytes): {made}")
+            if copy:
+                self.stdout.write(f"Copied to: {copy}")
+            return
+        if not options["file"]:
+            raise CommandError("Name the backup's FILE, or give --nightly")
         try:
             fmt = backup(options["file"], options["format"])
         except BackupError as error:

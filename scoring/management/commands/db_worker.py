@@ -12,6 +12,8 @@ up. This command stands in for django-tasks-db's own (the ``scoring`` app is lis
 from __future__ import annotations
 
 import logging
+import os
+import socket
 import threading
 from typing import Any
 
@@ -19,12 +21,28 @@ from django.db import DatabaseError, connections
 from django_tasks_db.management.commands.db_worker import Command as WorkerCommand
 
 from scoring.reports import taking_up
+from scoring.reports.heartbeat import WORKER_BEAT, worker_beat, worker_stopped
 
 logger = logging.getLogger(__name__)
 
 # How often a worker sweeps (seconds): with ABANDONED_AFTER (30 s), a dead worker's report is
 # taken up at most 40 s after its last heartbeat.
 SWEEP = 10.0
+
+
+def beat(stop: threading.Event, name: str) -> None:
+    """Until ``stop`` is set: say this worker is alive (the health page) every ``WORKER_BEAT``."""
+    while True:
+        try:
+            worker_beat(name)
+        except Exception:  # a cache that cannot be written: the health page says none alive
+            logger.warning("The worker's beat could not be written", exc_info=True)
+        if stop.wait(WORKER_BEAT):
+            break
+    try:
+        worker_stopped(name)
+    except Exception:
+        logger.warning("The worker's end could not be written", exc_info=True)
 
 
 def sweep(stop: threading.Event, every: float = SWEEP) -> None:
@@ -48,7 +66,11 @@ class Command(WorkerCommand):
         stop = threading.Event()
         sweeper = threading.Thread(target=sweep, args=(stop,), name="report-sweeper", daemon=True)
         sweeper.start()
+        name = f"{socket.gethostname()}:{os.getpid()}"
+        beater = threading.Thread(target=beat, args=(stop, name), name="worker-beat", daemon=True)
+        beater.start()
         try:
             super().handle(*args, **options)
         finally:
             stop.set()
+            beater.join(timeout=2)

@@ -1,0 +1,83 @@
+"""Health at a glance for the organizer (issue 43): the version, the database, the report
+workers alive (their beat), the kept reports' size against its limit, the last backup and its
+copy, and the address and scheme the app sees (what the proxy in front passes on); the home page
+says when the last good backup was made and warns when it is older than two days."""
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from django.core.cache import cache
+from django.utils import timezone
+
+from scoring.backups import nightly_backup
+from scoring.reports.heartbeat import WORKERS_KEY, worker_beat
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def no_beats(settings):
+    """A cache of the test's own: the file cache is shared with other test processes."""
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "health",
+        }
+    }
+    cache.delete(WORKERS_KEY)
+
+
+@pytest.fixture
+def backup_places(settings, tmp_path):
+    settings.BACKUP_DIR = tmp_path / "backups"
+    settings.BACKUP_COPY_DIR = str(tmp_path / "usb")
+    (tmp_path / "usb").mkdir()
+    return tmp_path
+
+
+def test_the_health_page_says_each_thing(organizer_client, backup_places, settings):
+    settings.REPORTS_MAX_BYTES = 500 * 1024 * 1024
+    worker_beat("venue-pc:4242")
+    nightly_backup(timezone.now() - timedelta(hours=3))
+    page = organizer_client.get("/health/", HTTP_X_FORWARDED_FOR="203.0.113.9")
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert "0.1.0" in text
+    assert "SQLite" in text and "つながっています" in text
+    assert "venue-pc:4242" in text and "動いている係：1" in text
+    assert "0\xa0バイト / 500.0\xa0MB" in text
+    assert "最後のバックアップ" in text and "コピー" in text
+    assert "2日以上前" not in text
+    # No proxy counted (PROXY_COUNT=0): the connection's own address, not what was written.
+    assert "127.0.0.1" in text and "203.0.113.9" not in text
+
+
+def test_no_worker_and_no_backup_are_said_plainly(organizer_client, backup_places):
+    text = organizer_client.get("/health/").content.decode()
+    assert "動いている係：0" in text
+    assert "バックアップはまだ一度も取られていません" in text
+
+
+def test_only_the_organizer_sees_it(member_client):
+    assert member_client.get("/health/").status_code == 403
+
+
+def test_the_home_page_warns_of_an_old_backup(organizer_client, member_client, backup_places):
+    nightly_backup(datetime.now(UTC) - timedelta(days=3))
+    text = organizer_client.get("/").content.decode()
+    assert "最後のバックアップから2日以上たっています" in text
+    assert "動作状況" in text  # the link to the health page
+    assert "バックアップ" not in member_client.get("/").content.decode()
+
+
+def test_the_home_page_says_a_fresh_backup_and_a_failed_copy(organizer_client, backup_places):
+    import shutil
+
+    nightly_backup(datetime.now(UTC) - timedelta(hours=1))
+    shutil.rmtree(backup_places / "usb")
+    with pytest.raises(Exception, match="が見つかりません"):
+        nightly_backup(datetime.now(UTC))
+    text = organizer_client.get("/").content.decode()
+    assert "最後のバックアップ：" in text
+    assert "2日以上たっています" not in text
+    assert "コピーできませんでした" in text
