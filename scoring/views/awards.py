@@ -17,7 +17,14 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from members.roles import is_organizer, organizer_required
-from scoring.forms import AwardFormSet, ByHandAwardForm, award_periods, filters_from, query_number
+from scoring.forms import (
+    AwardFormSet,
+    ByHandAwardForm,
+    CertificateDayForm,
+    award_periods,
+    filters_from,
+    query_number,
+)
 from scoring.models import Award, Measure, StandingsGroup
 from scoring.reports.pdf import award_lines
 from scoring.standings import Filters, award_notes, compute_awards
@@ -57,13 +64,20 @@ def awards(request: HttpRequest) -> HttpResponse:
     lines = award_lines(results)
     organizer = is_organizer(request.user)
     certificate = reverse("scoring:award-certificate")
+    # The certificates' date: the end of the period, or the day the organizer gives.
+    given = "day" in request.GET and request.GET["day"] != ""
+    day_form = CertificateDayForm(
+        request.GET if given else None, initial={"day": filters.period.end}
+    )
+    day = day_form.cleaned_data["day"] if given and day_form.is_valid() else None
+    dated = {"day": day.isoformat()} if day else {}
     for line in lines:  # each winner with their certificate's address, for the organizer
         line["winners"] = [
             {
                 "listed_name": w.listed_name,
                 "figure": w.figure,
                 "certificate": f"{certificate}?"
-                + _query(filters, award=line["award"].pk, member=w.member_id),
+                + _query(filters, award=line["award"].pk, member=w.member_id, **dated),
             }
             for w in line["winners"]
         ]
@@ -77,6 +91,7 @@ def awards(request: HttpRequest) -> HttpResponse:
         "guests_query": _query(filters, guests="" if filters.guests else "1"),
         "edit_query": _query(filters),
         "can_edit": organizer,
+        "day_form": day_form if organizer else None,
     }
     return render(request, "scoring/awards.html", context)
 
