@@ -14,6 +14,7 @@ from scoring.forms.awards import (
     AwardForm,
     AwardFormSet,
     ByHandAwardForm,
+    CertificateDayForm,
     award_periods,
 )
 from scoring.forms.fields import (
@@ -68,6 +69,7 @@ __all__ = [
     "AwardForm",
     "AwardFormSet",
     "ByHandAwardForm",
+    "CertificateDayForm",
     "DrawForm",
     "GameForm",
     "IdChoiceField",

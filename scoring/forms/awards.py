@@ -58,3 +58,21 @@ class ByHandAwardForm(forms.ModelForm):  # type: ignore[type-arg]  # not subscri
             label=_("period"), choices=[(p.key, p.label) for p in periods]
         )
         self.instance.measure = Measure.BY_HAND
+
+
+class CertificateDayForm(forms.Form):
+    """The day the certificates are dated, as the organizer gives it on the awards page
+    (``?day=2026-03-31``); the end of the period when none is given."""
+
+    day = forms.DateField(
+        label=_("Date on the certificates"),
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+    )
+
+    @classmethod
+    def day_of(cls, data: Any) -> date | None:
+        """The day given in ``data`` (a query), or None when none or not a day."""
+        form = cls(data)
+        day: date | None = form.cleaned_data["day"] if form.is_valid() else None
+        return day

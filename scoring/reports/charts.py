@@ -32,6 +32,9 @@ ACCENT = "#1d4d2b"
 NEGATIVE = "#a1001b"
 GRID = "#c9cfc9"
 PLACE_COLOURS = ["#1d4d2b", "#4f7d5b", "#b98a2f", "#a1001b"]
+# The printed chart's two sides of the baseline: a light grey above, grey hatching below.
+GREY_ABOVE = "#d9d9d9"
+GREY_BELOW = "#6b6b6b"
 
 STYLE: dict[RcKeyType, Any] = {
     "font.family": FONT,
@@ -129,12 +132,14 @@ def draw_cumulative_chart(
     fmt: str = "svg",
     compact: bool = False,
     baseline: Decimal = Decimal(0),
+    grey: bool = False,
 ) -> bytes:
     """A line of the running total of P, one point per game; the x-axis names the meets by
     date (``labels``: one date a game), with a faint line between two meets. ``compact`` is
     the phone's chart: narrower, so the labels keep their size on a 390-px screen.
     ``baseline``: the level drawn as the axis line and filled from (0 P; the rating's start,
-    R 1500, for a chart of R)."""
+    R 1500, for a chart of R). ``grey``: for paper from a black-and-white printer, the line
+    black and the two sides of the baseline told apart by shade and hatching, not by colour."""
     with matplotlib.rc_context(STYLE):
         figure = Figure(figsize=(4.0, 3.0) if compact else (7.0, 3.0), dpi=96)
         axes = figure.subplots()
@@ -152,11 +157,25 @@ def draw_cumulative_chart(
             colors=GRID,
             linewidth=0.8,
         )
-        axes.plot(xs, ys, color=ACCENT, linewidth=2, marker="o", markersize=3)
+        axes.plot(xs, ys, color=INK if grey else ACCENT, linewidth=2, marker="o", markersize=3)
         if ys:
             below = [y < base for y in ys]
-            axes.fill_between(xs, ys, base, where=below, color=NEGATIVE, alpha=0.12)
-            axes.fill_between(xs, ys, base, where=[not b for b in below], color=ACCENT, alpha=0.12)
+            above = [not b for b in below]
+            if grey:
+                axes.fill_between(xs, ys, base, where=above, color=GREY_ABOVE, linewidth=0)
+                axes.fill_between(
+                    xs,
+                    ys,
+                    base,
+                    where=below,
+                    facecolor="white",
+                    edgecolor=GREY_BELOW,
+                    hatch="////",
+                    linewidth=0,
+                )
+            else:
+                axes.fill_between(xs, ys, base, where=below, color=NEGATIVE, alpha=0.12)
+                axes.fill_between(xs, ys, base, where=above, color=ACCENT, alpha=0.12)
         ticks = meet_ticks(labels, most=4 if compact else 8)
         axes.set_xticks([x for x, _ in ticks], [label for _, label in ticks], fontsize=11)
         axes.tick_params(axis="y", labelsize=11)

@@ -77,7 +77,7 @@ class Card:
     attended: str
     round_numbers: list[int]
     rows: list[CardRow]
-    hands: list[str]  # 「田中 実 満貫・跳満」
+    hands: list[tuple[str, list[str]]]  # (跳満, [山田 勝×2, 鈴木 一郎]): a kind, who won it
     chombo: list[str]  # 「山田 勝 1」
     month: Block
 
@@ -190,15 +190,16 @@ def meet_news(meet: Meet, link: str) -> News:
     )
 
 
-def _by_kind(hands: dict[str, list[str]]) -> list[str]:
+def _by_kind(hands: dict[str, list[str]]) -> list[tuple[str, list[str]]]:
     """The day's big hands kind by kind, each with who won it (×2 for twice): shorter on
-    the card than a line a player. 「跳満 山田 勝×2・鈴木 一郎」."""
+    the card than a line a player. (跳満, [山田 勝×2, 鈴木 一郎]): the card keeps each name
+    whole on a line."""
     kinds: dict[str, dict[str, int]] = {}
     for name, won in hands.items():
         for kind in won:
             kinds.setdefault(kind, {})[name] = kinds.get(kind, {}).get(name, 0) + 1
     return [
-        f"{kind} " + "・".join(f"{name}×{n}" if n > 1 else name for name, n in names.items())
+        (kind, [f"{name}×{n}" if n > 1 else name for name, n in names.items()])
         for kind, names in kinds.items()
     ]
 
@@ -235,9 +236,8 @@ def _card(meet: Meet, sheet: MeetSheet, hands: dict[str, list[str]], month: Bloc
     )
 
 
-def news_pdf(news: News) -> bytes:
-    """The card as WeasyPrint lays it out (before it is rasterized): a page 360 × 450 CSS px
-    a card."""
+def news_html(news: News) -> str:
+    """The cards' HTML, with the club's minus sign."""
     html = render_to_string(
         "reports/news.html",
         {
@@ -247,13 +247,19 @@ def news_pdf(news: News) -> bytes:
             "height": HEIGHT_PX,
         },
     )
-    return weasy.write_pdf(weasy.signed_with(html, ClubSettings.minus()))
+    return weasy.signed_with(html, ClubSettings.minus())
+
+
+def news_pdf(news: News) -> bytes:
+    """The card as WeasyPrint lays it out (before it is rasterized): a page 360 × 450 CSS px
+    a card."""
+    return weasy.write_pdf(news_html(news))
 
 
 def news_png(news: News, card: int = 0) -> bytes:
     """The news as a card for a phone: 1,080 px wide and at most 1,350 tall (the page of
-    ``card``: the first, or the second of a meet of more than 16), cut a margin below its
-    last line."""
+    ``card``, counted from 0: a card for each 16 players of the day's order; past the last,
+    the last), cut a margin below its last line."""
     pdf = pypdfium2.PdfDocument(news_pdf(news))
     try:
         page = pdf[min(card, len(pdf) - 1)]
@@ -269,10 +275,16 @@ def news_png(news: News, card: int = 0) -> bytes:
     return out.getvalue()
 
 
-def render_news_png(meet: Meet, link: str) -> tuple[str, str, bytes]:
-    """The picture of ``meet``'s news as a file: (name, type, bytes)."""
-    name = f"shirakaba-news-{meet.date:%Y-%m-%d}-{meet.kind}.png"
-    return name, "image/png", news_png(meet_news(meet, link))
+def card_file_name(meet: Meet, card: int = 0) -> str:
+    """The picture's file name: the second card and on numbered (…-2.png)."""
+    number = f"-{card + 1}" if card else ""
+    return f"shirakaba-news-{meet.date:%Y-%m-%d}-{meet.kind}{number}.png"
+
+
+def render_news_png(meet: Meet, link: str, card: int = 0) -> tuple[str, str, bytes]:
+    """The picture of ``meet``'s news as a file, card ``card`` (from 0): (name, type,
+    bytes)."""
+    return card_file_name(meet, card), "image/png", news_png(meet_news(meet, link), card)
 
 
 def _counted(results: QuerySet[HanchanResult]) -> dict[str, object]:

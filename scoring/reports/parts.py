@@ -127,7 +127,9 @@ def _queue_again(part: ReportPart, piece: Piece) -> None:
 def _chart(args: Sequence[Any]) -> bytes:
     """A member's chart from what its part names (a JSON list), drawn or from the cache."""
     labels, cumulative, title, y_label = args
-    return cumulative_chart(labels, [Decimal(v) for v in cumulative], title, y_label, fmt="jpeg")
+    return cumulative_chart(
+        labels, [Decimal(v) for v in cumulative], title, y_label, fmt="jpeg", grey=True
+    )
 
 
 def make_part(part_id: int) -> bool:

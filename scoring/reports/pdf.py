@@ -62,6 +62,7 @@ from scoring.standings import (
     rating_at_the_end,
     rule_text,
     shown_for,
+    summary_items,
     tied_note,
 )
 
@@ -113,13 +114,17 @@ def _chart_args(record: MemberRecord) -> tuple[list[str], list[Decimal], str, st
     )
 
 
-def _member_page(row: StandingRow, record: MemberRecord, ratings: Rating | None) -> dict[str, Any]:
+def _member_page(
+    row: StandingRow, record: MemberRecord, ratings: Rating | None, wins: bool
+) -> dict[str, Any]:
     """What a member's page shows; its chart (a JPEG fetched by name) is named, not drawn;
-    the member's R at the period's end, when rated."""
+    the member's R at the period's end, when rated. The summary is the member's page's own
+    (``summary_items``), without the rank, which is stamped on."""
     name = f"{row.member_id}.jpg"
     return {
         "row": row,
         "record": record,
+        "summary": summary_items(row, wins=wins, rank=False),
         "chart": weasy.IMAGE_SCHEME + name,
         "name": name,
         # R changes only when the member plays: as of their last game, so one more meet
@@ -157,7 +162,7 @@ def _member_parts(
     pieces = []
     for row in rows:
         record = records[row.member_id]
-        page = _member_page(row, record, context["ratings"])
+        page = _member_page(row, record, context["ratings"], context["wins"])
         labels, cumulative, title, y_label = _chart_args(record)
         chart = (labels, [str(v) for v in cumulative], title, y_label)
         html = _html("reports/standings.html", {**context, "members": [page], "only": "members"})
@@ -249,6 +254,7 @@ def render_standings_pdf(
     if with_members is None:
         with_members = not monthly
     rows = compute_standings(filters)
+    wins = counts_wins(filters)
     context = {
         "title": standings_title(filters.period),
         "filters": filters,
@@ -259,7 +265,8 @@ def render_standings_pdf(
         "top": [r for r in rows if r.position <= TOP_ON_COVER],
         "minus": ClubSettings.minus(),
         "place_columns": PlaceColumns.of(rows),
-        "tied_note": tied_note(counts_wins(filters)),
+        "tied_note": tied_note(wins),
+        "wins": wins,
         "big_hands": big_hand_list(filters),
         "chombo_rows": [r for r in rows if r.chombo],
         "attendance": sorted(rows, key=lambda r: (-r.meets, r.furigana)),
@@ -283,8 +290,9 @@ def render_member_pdf(member_id: int, filters: Filters) -> tuple[str, str, bytes
     record = member_record(member_id, filters, standings)
     members, images = [], {}
     if record.summary is not None:
-        members.append(_member_page(record.summary, record, rating_at_the_end(filters)))
-        images[members[0]["name"]] = cumulative_chart(*_chart_args(record), fmt="jpeg")
+        wins = counts_wins(filters)
+        members.append(_member_page(record.summary, record, rating_at_the_end(filters), wins))
+        images[members[0]["name"]] = cumulative_chart(*_chart_args(record), fmt="jpeg", grey=True)
     context = {
         "title": _("Personal record"),
         "minus": ClubSettings.minus(),

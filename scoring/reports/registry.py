@@ -24,7 +24,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from members.models import Member
-from scoring.forms import filters_from, query_number
+from scoring.forms import CertificateDayForm, filters_from, query_number
 from scoring.meet_draw import stored_draw
 from scoring.models import CalendarLink, ClubSettings, Meet, RuleSet
 from scoring.planning import coming_meets
@@ -138,8 +138,12 @@ def _meet(kind: str) -> SpecReader:
 
 
 def _news(request: HttpRequest, pk: int) -> Spec:
+    """A meet's news card: ``?card=1`` the second (a card for each 16 players), the first by
+    default and for anything not a card's number."""
     meet = get_object_or_404(Meet, pk=pk)
-    return Spec.of("news.png", meet=meet.pk, link=news.standings_link(request))
+    card = request.GET.get("card", "")
+    number = int(card) if card.isdigit() and len(card) <= 2 else 0
+    return Spec.of("news.png", meet=meet.pk, link=news.standings_link(request), card=number)
 
 
 def _notice(request: HttpRequest) -> Spec:
@@ -167,10 +171,18 @@ def _drawn_meet(kind: str) -> SpecReader:
 
 
 def _certificate(request: HttpRequest) -> Spec:
-    """One winner (``member``) of one award (``award``) of the period shown."""
+    """One winner (``member``) of one award (``award``) of the period shown, dated ``day``
+    when the organizer gave one (``CertificateDayForm``; the end of the period otherwise)."""
     award = query_number(request.GET.get("award"))
     member = query_number(request.GET.get("member"))
-    return Spec.of("certificate.pdf", filters_from(request), member=member, award=award)
+    day = CertificateDayForm.day_of(request.GET)
+    return Spec.of(
+        "certificate.pdf",
+        filters_from(request),
+        member=member,
+        award=award,
+        day=day.isoformat() if day else "",
+    )
 
 
 def _calendar(kind: str) -> SpecReader:
@@ -222,7 +234,7 @@ def _meet_pdf(spec: Spec, progress: Progress, share: bool) -> Rendered:
 
 
 def _news_png(spec: Spec, progress: Progress, share: bool) -> Rendered:
-    return news.render_news_png(_meet_of(spec), spec.link)
+    return news.render_news_png(_meet_of(spec), spec.link, spec.card)
 
 
 def _notice_pdf(spec: Spec, progress: Progress, share: bool) -> Rendered:
@@ -270,7 +282,8 @@ def _certificate_pdf(spec: Spec, progress: Progress, share: bool) -> Rendered:
             continue
         for winner in result.winners:
             if winner.member_id == spec.member:
-                return pdf.render_certificate_pdf(result, winner, filters)
+                day = date.fromisoformat(spec.day) if spec.day else None
+                return pdf.render_certificate_pdf(result, winner, filters, day)
     raise Http404(_("No such winner of this award in this period."))
 
 

@@ -35,6 +35,8 @@ class Spec:
     link: str = ""  # the address at the foot of the news picture
     language: str = "ja"
     award: int | None = None  # the award of a certificate
+    card: int = 0  # the news picture's card, from 0 (a card for each 16 players)
+    day: str = ""  # the certificate's date (ISO), when the organizer gives one
 
     @classmethod
     def of(
@@ -47,12 +49,16 @@ class Spec:
         link: str = "",
         rule_set: int | None = None,
         award: int | None = None,
+        card: int = 0,
+        day: str = "",
     ) -> Spec:
         """The spec of a file of ``filters`` (or of a meet, a rule set), in the active
         language."""
         language = translation.get_language() or settings.LANGUAGE_CODE
         if filters is None:
-            return cls(kind=kind, meet=meet, link=link, rule_set=rule_set, language=language)
+            return cls(
+                kind=kind, meet=meet, link=link, rule_set=rule_set, language=language, card=card
+            )
         return cls(
             kind=kind,
             period=filters.period.key,
@@ -66,6 +72,7 @@ class Spec:
             meet=meet,
             language=language,
             award=award,
+            day=day,
         )
 
     @classmethod

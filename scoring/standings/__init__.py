@@ -75,9 +75,11 @@ from scoring.standings.member import (
     GameLine,
     MemberRecord,
     MonthLine,
+    SummaryItem,
     member_games,
     member_record,
     member_records,
+    summary_items,
 )
 from scoring.standings.pairs import (
     BySeat,
@@ -146,6 +148,7 @@ __all__ = [
     "SheetRound",
     "Shown",
     "StandingRow",
+    "SummaryItem",
     "Table",
     "Winner",
     "award_notes",
@@ -182,6 +185,7 @@ __all__ = [
     "shown_for",
     "sort_rating",
     "sort_standings",
+    "summary_items",
     "tables_for",
     "tied_note",
 ]

@@ -9,9 +9,10 @@ from datetime import date
 from decimal import Decimal
 
 from django.db.models import QuerySet
+from django.utils.translation import gettext_lazy as _
 
 from scoring.models import HanchanResult, Meet
-from scoring.notation import COLUMNS, MeetKind, seat_label
+from scoring.notation import COLUMNS, MeetKind, points, rate, seat_label, sign_class, signed_p
 from scoring.standings.club import (
     Filters,
     PlaceColumns,
@@ -74,6 +75,23 @@ class DayLine:
 
 
 @dataclass
+class RecordLine:
+    """A game's line of the printed 個人成績表: the game, and the day's total on the day's last
+    game (None on the others)."""
+
+    game: GameLine
+    day_total: Decimal | None
+
+
+@dataclass
+class MonthSheet:
+    """A month of the printed 個人成績表: its games' lines, then its subtotal (``month``)."""
+
+    month: MonthLine
+    lines: list[RecordLine]
+
+
+@dataclass
 class MemberRecord:
     summary: StandingRow | None
     games: list[GameLine]
@@ -89,6 +107,17 @@ class MemberRecord:
     def recent(self, limit: int = RECENT_GAMES) -> list[GameLine]:
         """The latest ``limit`` games, newest first (the member's page)."""
         return self.games[::-1][:limit]
+
+    @property
+    def month_sheets(self) -> list[MonthSheet]:
+        """Every game a line, month by month (the months of ``months``), each day's total on
+        its last game: the club's 個人成績表, 「各個人の一戦ごとの成績」 (sheet 002)."""
+        last_of_day = {id(day.games[-1]): day.total for day in self.meets}
+        sheets = {m.month: MonthSheet(m, []) for m in self.months}
+        for g in self.games:
+            line = RecordLine(g, last_of_day.get(id(g)))
+            sheets[g.date.replace(day=1)].lines.append(line)
+        return list(sheets.values())
 
     @property
     def round_range(self) -> range:
@@ -226,3 +255,57 @@ MEMBER_GAMES: Table[GameLine] = Table(
 )
 """A member's games, one row each (the Excel's sheet per member): the record sheet's own
 headings (``notation.COLUMNS``), as on the games sheet, and the place, P and running total."""
+
+
+@dataclass(frozen=True)
+class SummaryItem:
+    """One heading of a member's summary and its figure as written: the member's page (its
+    ``dl``) and the printed 個人成績表 (its boxes) both lay out ``summary_items``."""
+
+    key: str
+    label: str
+    value: str
+    note: str = ""  # beside the figure, smaller (the big hands by kind, the below-zero rate)
+    css: str = ""  # the figure's sign, for the page's colour
+
+
+def summary_items(s: StandingRow, *, wins: bool, rank: bool = True) -> list[SummaryItem]:
+    """A member's summary for the period, heading by heading, in the order shown. ``wins``:
+    the group counts wins (a rule set that counts no scores); ``rank``: the member's place
+    among the others (the printed page leaves it out: a part of the half-year report is laid
+    out without the others, its rank stamped on afterwards). Each kind of game has its own
+    average place: the 4-player one when the member played 4-player games, the 3-player one
+    and its places when they played 3-player games."""
+    items = [SummaryItem("rank", str(_("Rank")), str(s.position))] if rank else []
+    items += [
+        SummaryItem("total", str(_("Total P")), signed_p(s.total), css=sign_class(s.total)),
+        SummaryItem("games", str(_("Games")), str(s.games)),
+        SummaryItem("average", str(_("Average P")), signed_p(s.average)),
+    ]
+    if wins:
+        items.append(SummaryItem("wins", str(_("Wins")), str(s.wins)))
+    if s.games4:
+        label = _("4-player average place") if s.games3 else _("Average place")
+        items.append(SummaryItem("average_place", str(label), str(s.average_place)))
+    if s.games3:
+        a, b, c = s.places3
+        places3 = _("1st %(a)s, 2nd %(b)s, 3rd %(c)s") % {"a": a, "b": b, "c": c}
+        items += [
+            SummaryItem("places3", str(_("3-player places")), str(places3)),
+            SummaryItem("average_place3", str(_("3-player average place")), str(s.average_place3)),
+        ]
+    kinds = "・".join(f"{label} {n}" for label, n in s.big_hand_kinds)
+    below_rate = f"({rate(s.below_zero_rate)})" if s.below_zero_rate is not None else ""
+    items += [
+        SummaryItem("top_rate", str(_("Top rate")), rate(s.top_rate)),
+        SummaryItem("top_two_rate", str(_("Top-two rate")), rate(s.top_two_rate)),
+        SummaryItem("last_avoid_rate", str(_("Last-avoid rate")), rate(s.last_avoid_rate)),
+        SummaryItem("best_game", str(_("Best game")), signed_p(s.best_game)),
+        SummaryItem("highest_score", str(_("Highest score")), points(s.highest_score)),
+        SummaryItem("worst_game", str(_("Worst game")), signed_p(s.worst_game)),
+        SummaryItem("below_zero", str(_("Below zero")), str(s.below_zero), note=below_rate),
+        SummaryItem("big_hands", str(_("Mangan or better")), str(s.big_hand_total), note=kinds),
+        SummaryItem("chombo", str(_("Chombo")), str(s.chombo)),
+        SummaryItem("meets", str(_("Meets attended")), str(s.meets)),
+    ]
+    return items

@@ -18,7 +18,14 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from members.roles import is_organizer, organizer_required
-from scoring.forms import AwardFormSet, ByHandAwardForm, award_periods, filters_from, query_number
+from scoring.forms import (
+    AwardFormSet,
+    ByHandAwardForm,
+    CertificateDayForm,
+    award_periods,
+    filters_from,
+    query_number,
+)
 from scoring.models import Award, Measure, StandingsGroup
 from scoring.reports.pdf import award_lines
 from scoring.standings import Filters, award_notes, compute_awards
@@ -58,13 +65,20 @@ def awards(request: HttpRequest) -> HttpResponse:
     lines = award_lines(results)
     organizer = is_organizer(request.user)
     certificate = reverse("scoring:award-certificate")
+    # The certificates' date: the end of the period, or the day the organizer gives.
+    given = "day" in request.GET and request.GET["day"] != ""
+    day_form = CertificateDayForm(
+        request.GET if given else None, initial={"day": filters.period.end}
+    )
+    day = day_form.cleaned_data["day"] if given and day_form.is_valid() else None
+    dated = {"day": day.isoformat()} if day else {}
     for line in lines:  # each winner with their certificate's address, for the organizer
         line["winners"] = [
             {
                 "listed_name": w.listed_name,
                 "figure": w.figure,
                 "certificate": f"{certificate}?"
-                + _query(filters, award=line["award"].pk, member=w.member_id),
+                + _query(filters, award=line["award"].pk, member=w.member_id, **dated),
             }
             for w in line["winners"]
         ]
@@ -80,6 +94,7 @@ def awards(request: HttpRequest) -> HttpResponse:
         "can_edit": organizer,
         # a period not over yet: its winners are 途中経過 until its last day
         "running_until": _running_until(filters),
+        "day_form": day_form if organizer else None,
     }
     return render(request, "scoring/awards.html", context)
 

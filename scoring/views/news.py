@@ -6,13 +6,16 @@ from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_safe
 
 from scoring.models import Meet
-from scoring.reports.news import meet_news, standings_link
+from scoring.reports.news import card_file_name, meet_news, standings_link
 
 
 @require_safe
 def news(request: HttpRequest, pk: int) -> HttpResponse:
-    """The news of a meet: the text with 「コピー」, the picture, and 「共有」 (the system's
-    share sheet where the browser has it, else download and copy: static/js/news.js)."""
+    """The news of a meet: the text with 「コピー」, the picture (a card for each 16 players),
+    and 「共有」 with every card (the system's share sheet where the browser has it, else
+    download and copy: static/js/news.js)."""
     meet = get_object_or_404(Meet.objects.select_related("rule_set__group"), pk=pk)
     found = meet_news(meet, standings_link(request))
-    return render(request, "scoring/meet_news.html", {"meet": meet, "news": found})
+    count = len(found.card.cards) if found.card is not None else 1
+    cards = [(n, card_file_name(meet, n)) for n in range(count)]
+    return render(request, "scoring/meet_news.html", {"meet": meet, "news": found, "cards": cards})

@@ -48,6 +48,7 @@ from scoring.standings import (
     shown_for,
     sort_rating,
     sort_standings,
+    summary_items,
     tied_note,
 )
 from scoring.views import HtmxHttpRequest
@@ -237,7 +238,9 @@ def member_detail(request: HttpRequest, pk: int) -> HttpResponse:
             **context_for(filters, latest),
             "member": member,
             "record": record,
-            "wins": counts_wins(filters),
+            "summary": (
+                summary_items(record.summary, wins=counts_wins(filters)) if record.summary else []
+            ),
             "place_columns": PlaceColumns.of([record.summary] if record.summary else []),
             "downloads": [(_("PDF"), pdf)],
             "pairs": head_to_head(filters, member.pk, least),

@@ -1,4 +1,5 @@
-// 例会速報: 「コピー」 copies the text; 「共有」 hands the picture and the text to the system's
+// 例会速報: 「コピー」 copies the text; 「共有」 hands the pictures (a card for each 16 players)
+// and the text to the system's
 // share sheet (LINE opens from it) where the browser can share files, else the text alone;
 // where it cannot share at all, the button stays hidden and a note names download and copy;
 // where it shares text but not files, a note says the picture is to be downloaded.
@@ -34,10 +35,15 @@
   }
   share.addEventListener("click", async () => {
     try {
-      const response = await fetch(box.dataset.picture, { credentials: "same-origin" });
-      const file = new File([await response.blob()], box.dataset.file, { type: "image/png" });
-      if (navigator.canShare && navigator.canShare({ files: [file] })) {
-        await navigator.share({ files: [file], text: text.value });
+      const pictures = [...box.querySelectorAll("img.news-picture")];
+      const files = await Promise.all(
+        pictures.map(async (img) => {
+          const response = await fetch(img.src, { credentials: "same-origin" });
+          return new File([await response.blob()], img.dataset.file, { type: "image/png" });
+        }),
+      );
+      if (navigator.canShare && navigator.canShare({ files })) {
+        await navigator.share({ files, text: text.value });
       } else {
         await navigator.share({ text: text.value });
       }

@@ -8,6 +8,7 @@ import io
 import random
 import re
 from datetime import date, timedelta
+from decimal import Decimal
 from itertools import pairwise
 
 import pytest
@@ -18,20 +19,31 @@ from pypdf import PdfReader
 from members.models import Member
 from scoring.meet_draw import make_draw
 from scoring.models import ClubSettings, HandLevel, Meet, RuleSet
+from scoring.notation import meet_date, points, signed_p
 from scoring.reports import news
+from scoring.reports.charts import draw_cumulative_chart
 from scoring.reports.pdf import (
     notice_meets,
     render_certificate_pdf,
     render_meet_pdf,
+    render_member_pdf,
     render_notice_pdf,
     render_record_sheet_pdf,
     render_standings_pdf,
 )
+from scoring.reports.score_table import render_score_table_pdf
 from scoring.reports.table_draw import render_draw_pdf
-from scoring.standings import Filters, Period, compute_awards, compute_standings, meet_sheet
-from scoring.templatetags.scoring_tags import signed_p
+from scoring.standings import (
+    Filters,
+    Period,
+    compute_awards,
+    compute_standings,
+    meet_sheet,
+    member_record,
+    summary_items,
+)
 from shirakaba.devtools.handouts import Run, small_text, text_runs
-from tests.builders import pdf_text, play
+from tests.builders import H1, pdf_text, play
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
@@ -286,3 +298,124 @@ def test_the_record_sheet_says_held_deposits_and_a_total_line_without_nested_bra
                 depth += ch in "（("
                 assert depth <= 1, line
                 depth -= ch in "）)"
+
+
+# --- a member's pages: the club's 個人成績表 ---------------------------------------------------
+
+
+def test_a_members_pages_hold_every_game_and_the_months_subtotals(demo):
+    """Every game a line (date, round, table, seat, score, place, P); each month a subtotal
+    line (games and P); the places counted; the big hands by kind; the same summary, heading
+    by heading, as the member's own page (``summary_items``)."""
+    rows = compute_standings(demo)
+    row = rows[0]
+    data = render_member_pdf(row.member_id, demo)[2]
+    text = pdf_text(data)
+    record = member_record(row.member_id, demo)
+    for g in record.games:
+        line = (
+            f"{meet_date(g.date, 'short')} {g.round_no} {g.table_no} {g.seat} "
+            f"{points(g.score)} {g.place} {signed_p(g.total)}"
+        )
+        assert line in text, line
+    for m in record.months:
+        assert f"{m.month.month}月 計 {m.games} 半荘 {signed_p(m.total)}" in text
+    assert "順位の回数" in text
+    assert " ".join(str(n) for n in record.places) in text
+    for item in summary_items(row, wins=False, rank=False):
+        assert item.label in text and item.value in text, item
+    assert small_text(data) == []
+
+
+def test_the_three_player_average_place_is_printed_beside_the_four_player_one(three_systems):
+    text = pdf_text(render_member_pdf(three_systems.pk, Filters(period=H1))[2])
+    assert "四人打ち平均順位" in text and "三人打ち平均順位" in text
+    row = next(r for r in compute_standings(Filters(period=H1)) if r.member_id == three_systems.pk)
+    assert f"三人打ち平均順位 {row.average_place3}" in text
+
+
+def test_the_printed_chart_is_drawn_in_greys():
+    """A home printer in black and white: the PDF's chart has no colour to lose."""
+    chart = draw_cumulative_chart(
+        ["4/9", "4/9", "5/10"],
+        [Decimal(40), Decimal(-5), Decimal(17)],
+        "累計P",
+        "P",
+        fmt="jpeg",
+        grey=True,
+    )
+    image = Image.open(io.BytesIO(chart)).convert("RGB")
+    spread = max(max(p) - min(p) for p in image.getdata())
+    assert spread <= 24  # JPEG's noise; the screen's green and red are 100 and more apart
+    colour = Image.open(
+        io.BytesIO(draw_cumulative_chart(["4/9"], [Decimal(-5)], "累計P", "P", fmt="jpeg"))
+    ).convert("RGB")
+    assert max(max(p) - min(p) for p in colour.getdata()) > 24
+
+
+def test_a_meet_of_more_than_16_has_a_card_each_16_asked_for_by_number(club_rule, member_client):
+    """20 players: two cards, each its own picture (``?card=1`` the second); the news page
+    shows both and shares both."""
+    meet = meet_of(20)
+    pictures = []
+    for card in (0, 1):
+        response = member_client.get(f"/meets/{meet.pk}/news.png?card={card}")
+        assert response.status_code == 200 and response["Content-Type"] == "image/png"
+        pictures.append(response.getvalue())  # the kept file, streamed: read once
+        with Image.open(io.BytesIO(pictures[-1])) as picture:
+            assert picture.width == 1080 and picture.height <= 1350
+    assert pictures[0] != pictures[1]
+    assert member_client.get(f"/meets/{meet.pk}/news.png").getvalue() == pictures[0]
+    page = member_client.get(f"/meets/{meet.pk}/news/").content.decode()
+    assert f"/meets/{meet.pk}/news.png?card=0" in page
+    assert f"/meets/{meet.pk}/news.png?card=1" in page
+    assert "?card=2" not in page
+
+
+def test_a_name_on_the_cards_big_hands_line_is_never_broken(club_rule):
+    told = news.meet_news(meet_of(16), "https://example.org/standings/")
+    html = news.news_html(told)
+    hands = html[html.index("<b>満貫以上</b>") :].split("</p>")[0]
+    names = re.findall(r"佐々木 久美子\d\d", hands)
+    assert names
+    assert len(re.findall(r'<span class="name">佐々木 久美子\d\d', hands)) == len(names)
+    assert re.search(r"\.name \{[^}]*white-space: nowrap", html)
+
+
+# --- the score table (点数計算表) --------------------------------------------------------------
+
+
+def test_the_score_table_sets_nothing_under_9_pt_on_one_a4_page(demo):
+    """Every rule set's table: nothing under 9 pt, and still all on one A4 page."""
+    for rule_set in RuleSet.objects.all():
+        pdf = render_score_table_pdf(rule_set)
+        assert len(PdfReader(io.BytesIO(pdf)).pages) == 1, rule_set.name
+        assert small_text(pdf) == [], rule_set.name
+
+
+# --- the meet sheet ---------------------------------------------------------------------------
+
+
+def test_the_meet_sheets_place_heading_keeps_to_one_line_beside_a_yakuman(club_rule):
+    """A 役満 with its name and a chombo in the notes column: the headings 「順位」 and 「持ち点」
+    still read on one line each (the notes wrap in their own column)."""
+    rule = RuleSet.objects.default()
+    people = [Member.objects.create(name=f"長谷川 久美子{i}", furigana=f"は{i}") for i in range(8)]
+    meet = Meet.objects.create(date=date(2025, 10, 8), kind="wed", rule_set=rule)
+    meet.attendees.set(people)
+    for t in (1, 2):
+        play(
+            meet,
+            t,
+            1,
+            rule,
+            people[(t - 1) * 4 : t * 4],
+            [52_000, 31_000, 22_000, 15_000],
+            chombo={3: 1},
+            hands={0: [(HandLevel.YAKUMAN, "四暗刻単騎"), (HandLevel.SANBAIMAN, "")]},
+        )
+    text = pdf_text(render_meet_pdf(meet)[2])
+    lines = text.splitlines()
+    headings = [line for line in lines if line.startswith("席 氏名")]  # a table's head
+    assert len(headings) == 2 and all("順位" in h and "持ち点" in h for h in headings)
+    assert small_text(render_meet_pdf(meet)[2]) == []

@@ -263,7 +263,7 @@ def test_the_kept_news_picture_and_notice_count_toward_the_bound(
 ):
     """The picture and the 回覧板 are kept files like the reports: their sizes count, and the
     least recently used goes first when the kept files are over the bound."""
-    monkeypatch.setattr(news, "news_png", lambda found: b"p" * 600)
+    monkeypatch.setattr(news, "news_png", lambda found, card=0: b"p" * 600)
     notice = ("shirakaba-notice-2025-04.pdf", "application/pdf", b"n" * 300)
     monkeypatch.setattr(pdf, "render_notice_pdf", lambda month, meets: notice)
     picture = ask(Spec.of("news.png", meet=recorded_game.meet_id, link="https://example.org/"))

@@ -4,6 +4,8 @@ The season is tests/scoring/standings/test_awards.py's (fixture ``award_season``
 上期 E wins 最高ポイント賞 with +48.0; A and B tie for 最高得点賞 with 50,000.
 """
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -185,3 +187,31 @@ def test_the_running_half_years_awards_are_said_to_be_provisional(member_client,
     assert "途中経過" in text
     assert meet_date(running.end) in text
     assert "途中経過" not in member_client.get(f"{PAGE}?{H1}").content.decode()
+
+
+def test_the_organizer_dates_the_certificates(organizer_client, member_client, award_season):
+    """The end of the period by default (2025 上期: 2025-09-30); a day the organizer gives
+    goes into every certificate's address; a day that is not one is said and left out."""
+    text = organizer_client.get(f"{PAGE}?{H1}").content.decode()
+    assert 'type="date" name="day" value="2025-09-30"' in text
+    links = re.findall(r'href="([^"]*)" class="certificate-link"', text)
+    assert links and not any("day=" in link for link in links)
+    text = organizer_client.get(f"{PAGE}?{H1}&day=2025-10-05").content.decode()
+    assert 'value="2025-10-05"' in text
+    links = re.findall(r'href="([^"]*)" class="certificate-link"', text)
+    assert links and all("day=2025-10-05" in link for link in links)
+    text = organizer_client.get(f"{PAGE}?{H1}&day=2025-13-40").content.decode()
+    assert "日付を正しく入力してください。" in text
+    links = re.findall(r'href="([^"]*)" class="certificate-link"', text)
+    assert links and not any("day=" in link for link in links)
+    assert 'name="day"' not in member_client.get(f"{PAGE}?{H1}").content.decode()
+
+
+@pytest.mark.slow
+def test_the_certificate_bears_the_day_the_organizer_gave(organizer_client, award_season):
+    total, e = award(Measure.TOTAL), award_season["E"]
+    asked = f"{CERTIFICATE}?{H1}&award={total.pk}&member={e.pk}"
+    text = "".join(pdf_text(organizer_client.get(f"{asked}&day=2025-10-05").content).split())
+    assert "令和七年十月五日" in text
+    text = "".join(pdf_text(organizer_client.get(asked).content).split())
+    assert "令和七年九月三十日" in text

@@ -205,7 +205,7 @@ class CountingPicture:
         self.calls = 0
         self.takes = takes
 
-    def __call__(self, found: news.News) -> bytes:
+    def __call__(self, found: news.News, card: int = 0) -> bytes:
         self.calls += 1
         time.sleep(self.takes)
         return b"\x89PNG news %d" % self.calls
