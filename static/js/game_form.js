@@ -15,7 +15,7 @@
 
   // The browser applies autofocus only at the first frame it draws; a key pressed before
   // that (typing on while the page loads) went to the page and was lost: focus at once.
-  // A refused save (issue 40): the focus goes to what was refused, the first field named
+  // A refused save: the focus goes to what was refused, the first field named
   // (its error read with it through aria-describedby), else the message at the top.
   const errorSummary = document.getElementById("error-summary");
   const stale = document.querySelector(".form-errors[role=alert]:not([hidden])");
@@ -299,7 +299,7 @@
     );
     refusal.hidden = messages.length === 0;
     if (messages.length) {
-      // Refused on the device: the focus goes to the words, read out (issue 40).
+      // Refused on the device: the focus goes to the words, read out.
       refusal.tabIndex = -1;
       refusal.focus();
       refusal.scrollIntoView({ block: "nearest" });

@@ -64,3 +64,40 @@ def test_a_refused_field_takes_the_focus_and_names_its_error(
     page.locator("#id_seat-0-score").focus()
     link.click()
     expect(field).to_be_focused()
+
+
+SESSION_SECONDS = 8  # the warning comes half-way, at 4 s (five minutes before, at the club's 120)
+
+
+@pytest.fixture
+def short_session(settings):
+    settings.SESSION_COOKIE_AGE = SESSION_SECONDS
+
+
+def test_the_organizer_is_warned_before_the_session_ends_and_extends_it(
+    page: Page, live_server, drawn_meet_day, short_session
+):
+    open_new_game(page, live_server, drawn_meet_day)
+    page.fill("#id_seat-0-score", "32600")
+    expect(page.locator("#settlement")).to_contain_text("32,600")  # the live check came back
+    warning = page.get_by_role("dialog")
+    expect(warning).to_be_visible(timeout=SESSION_SECONDS * 1000)
+    expect(warning).to_contain_text("まもなくログインの有効時間が切れます")
+    extend = warning.get_by_role("button", name="延長する")
+    expect(extend).to_be_focused()
+    extend.click()
+    expect(warning).to_be_hidden()
+    expect(page.locator("#id_seat-0-score")).to_have_value("32600")  # nothing lost
+    # Past the end the session had before 延長する: still signed in.
+    page.wait_for_timeout((SESSION_SECONDS - 3) * 1000)
+    answer = page.request.get(f"{live_server.url}/meets/{drawn_meet_day.pk}/", max_redirects=0)
+    assert answer.status == 200
+
+
+def test_without_extending_the_session_ends(page: Page, live_server, drawn_meet_day, short_session):
+    """The control of the test above: the same wait without 延長する ends the session."""
+    open_new_game(page, live_server, drawn_meet_day)
+    expect(page.get_by_role("dialog")).to_be_visible(timeout=SESSION_SECONDS * 1000)
+    page.wait_for_timeout((SESSION_SECONDS - 3) * 1000)
+    answer = page.request.get(f"{live_server.url}/meets/{drawn_meet_day.pk}/", max_redirects=0)
+    assert answer.status == 302
