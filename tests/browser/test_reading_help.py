@@ -131,3 +131,36 @@ def test_a_tap_on_a_hard_word_says_what_it_means(page: Page, live_server, bob_is
     expect(meaning).to_have_text("持ち点が 0 点を下回ること。対局はそのまま続けます。")
     page.mouse.click(5, 5)
     expect(meaning).to_be_hidden()
+
+
+def widths(page: Page) -> dict:
+    return page.evaluate(
+        """() => ({page: document.documentElement.scrollWidth,
+                   tables: [...document.querySelectorAll("table")].map((t) => Math.round(t.getBoundingClientRect().width))})"""
+    )
+
+
+@pytest.mark.parametrize("viewport", [PHONE, {"width": 1024, "height": 768}])
+def test_ruby_on_keeps_the_game_form_within_the_window(
+    page: Page, live_server, drawn_meet_day, viewport
+):
+    """The readings sit over the words: the game form's tables keep their widths, and the
+    page does not scroll sideways."""
+    page.set_viewport_size(viewport)
+    sign_in(page, live_server, "alice", "alice-pass-123")
+    url = f"{live_server.url}/meets/{drawn_meet_day.pk}/games/new/?table=1&round=1"
+    seen = {}
+    for ruby in ("off", "on"):
+        page.evaluate(f"localStorage.setItem('shirakaba:ruby', '{ruby}')")
+        page.goto(url)
+        page.locator("details.extras summary").click()
+        for seat, score in enumerate(["32600", "30000", "30000"]):
+            page.fill(f"#id_seat-{seat}-score", score)
+        expect(page.locator("#settlement")).to_contain_text("✓")
+        seen[ruby] = widths(page)
+    assert ruby_shown(page) and reading_box(page, "さくほー")["drawn"]
+    # Every table keeps its width (the chombo table's まんがんいじょう, wider than 満貫以上 at
+    # the readings' usual size, widened it from 341 to 355 px on a phone, out of its card).
+    assert seen["on"] == seen["off"]
+    assert seen["on"]["page"] <= viewport["width"]
+    page.screenshot(path=f"/tmp/i40b-shots/game-form-ruby-{viewport['width']}.png", full_page=True)
