@@ -1,9 +1,10 @@
 from typing import Any
 
+from django.conf import settings
 from django.http import HttpRequest
 from django.utils.functional import SimpleLazyObject
 
-from members.models import Member
+from members.models import Member, ReadingPreference
 from members.roles import is_organizer
 
 
@@ -23,3 +24,19 @@ def roles(request: HttpRequest) -> dict[str, Any]:
         "is_organizer": is_organizer(request.user),
         "own_member": SimpleLazyObject(lambda: own_member(request)),
     }
+
+
+def session_time(request: HttpRequest) -> dict[str, Any]:
+    """How long a session lasts without a request: the page warns before it ends."""
+    return {"session_seconds": settings.SESSION_COOKIE_AGE}
+
+
+def reading(request: HttpRequest) -> dict[str, Any]:
+    """Ruby over hard words: the signed-in login's choice (one query), or None when it has
+    not chosen (the device's choice, localStorage, applies: static/js/ruby.js)."""
+    if not request.user.is_authenticated:
+        return {"show_ruby": None}
+    kept = ReadingPreference.objects.filter(user_id=request.user.pk).values_list(
+        "show_ruby", flat=True
+    )
+    return {"show_ruby": next(iter(kept), None)}

@@ -135,3 +135,23 @@ class Member(models.Model):
         key = name_key(self.name)
         others = Member.objects.exclude(pk=self.pk) if self.pk else Member.objects.all()
         return next((m for m in others.only("pk", "name") if name_key(m.name) == key), None)
+
+
+class ReadingPreference(models.Model):
+    """What a login chooses for reading the pages, kept with the login (every device it signs
+    in on) as well as on the device: ruby (ふりがな) over the club's hard words and names."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("login"),
+        on_delete=models.CASCADE,
+        related_name="reading_preference",
+    )
+    show_ruby = models.BooleanField(_("show furigana over hard words"), default=False)
+
+    class Meta:
+        verbose_name = _("reading preference")
+        verbose_name_plural = _("reading preferences")
+
+    def __str__(self) -> str:
+        return f"{self.user}: ruby {'on' if self.show_ruby else 'off'}"

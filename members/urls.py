@@ -9,4 +9,6 @@ urlpatterns = [
     path("<int:pk>/edit/", views.member_edit, name="edit"),
     path("locks/", views.lock_list, name="locks"),
     path("locks/<int:pk>/release/", views.lock_release, name="lock-release"),
+    path("session/extend/", views.session_extend, name="session-extend"),
+    path("reading/", views.reading_set, name="reading"),
 ]

@@ -5,15 +5,16 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import views as auth_views
 from django.forms import Form
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from members import locks
 from members.forms import CountedPasswordChangeForm, MemberForm, SignInForm
-from members.models import Member
+from members.models import Member, ReadingPreference
 from members.roles import organizer_required
 
 
@@ -108,3 +109,26 @@ def lock_release(request: HttpRequest, pk: int) -> HttpResponse:
         % {"who": f"{attempt.username or '—'} ({attempt.ip_address or '—'})"},
     )
     return redirect("members:locks")
+
+
+@require_POST
+def session_extend(request: HttpRequest) -> JsonResponse:
+    """「延長する」 of the warning before a session ends: any request made while signed in
+    starts the idle time again (``SESSION_SAVE_EVERY_REQUEST``); this one says how long."""
+    request.session.modified = True
+    return JsonResponse({"seconds": settings.SESSION_COOKIE_AGE})
+
+
+@require_POST
+def reading_set(request: HttpRequest) -> HttpResponse:
+    """Ruby (ふりがな) over hard words on or off, kept with the login; back to the page."""
+    show = request.POST.get("show_ruby") == "1"
+    user = request.user
+    if user.is_authenticated:  # always, past the login-required middleware
+        ReadingPreference.objects.update_or_create(user=user, defaults={"show_ruby": show})
+    back = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(
+        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        back = "/"
+    return redirect(back)

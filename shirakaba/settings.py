@@ -166,6 +166,8 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "members.context_processors.roles",
+                "members.context_processors.session_time",
+                "members.context_processors.reading",
             ],
         },
     },

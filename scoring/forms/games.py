@@ -453,7 +453,7 @@ class GameForm(forms.Form):
             initial=rows,
             form_kwargs={"meet": meet, "unit": self["unit"].value(), "known_guests": known_guests},
         )
-        if game is None:
+        if game is None and not self.is_bound:  # a refused save focuses what was refused
             first = "score" if players else "player"
             self.seats.forms[0].fields[first].widget.attrs["autofocus"] = True
 
@@ -559,6 +559,17 @@ class GameForm(forms.Form):
 
     def has_errors(self) -> bool:
         return bool(self.errors) or any(row.errors for row in self.seats.forms)
+
+    def refused_fields(self) -> list[forms.BoundField]:
+        """The fields a refused save names, in the order the page shows them: the summary at
+        the top links to each, and the page puts the focus on the first."""
+        seats = self.seats.forms
+        order = [self["confirm_date"], self["round_no"], self["table_no"], self["rule_set"]]
+        order += [self["unit"]] + [row[name] for row in seats for name in ("player", "score")]
+        order += [self["confirm_scores"]]
+        order += [row[name] for row in seats for name in ("chombo", "hands", "guest")]
+        order += [self["deposits_held"], self["note"]]
+        return [field for field in order if field.errors]
 
     def is_valid(self) -> bool:
         return super().is_valid() and not self.has_errors()

@@ -267,6 +267,7 @@ class SummaryItem:
     value: str
     note: str = ""  # beside the figure, smaller (the big hands by kind, the below-zero rate)
     css: str = ""  # the figure's sign, for the page's colour
+    term: str = ""  # the heading is a hard word of scoring.glossary: the page explains it
 
 
 def summary_items(s: StandingRow, *, wins: bool, rank: bool = True) -> list[SummaryItem]:
@@ -303,9 +304,21 @@ def summary_items(s: StandingRow, *, wins: bool, rank: bool = True) -> list[Summ
         SummaryItem("best_game", str(_("Best game")), signed_p(s.best_game)),
         SummaryItem("highest_score", str(_("Highest score")), points(s.highest_score)),
         SummaryItem("worst_game", str(_("Worst game")), signed_p(s.worst_game)),
-        SummaryItem("below_zero", str(_("Below zero")), str(s.below_zero), note=below_rate),
-        SummaryItem("big_hands", str(_("Mangan or better")), str(s.big_hand_total), note=kinds),
-        SummaryItem("chombo", str(_("Chombo")), str(s.chombo)),
+        SummaryItem(
+            "below_zero",
+            str(_("Below zero")),
+            str(s.below_zero),
+            note=below_rate,
+            term="below_zero",
+        ),
+        SummaryItem(
+            "big_hands",
+            str(_("Mangan or better")),
+            str(s.big_hand_total),
+            note=kinds,
+            term="mangan",
+        ),
+        SummaryItem("chombo", str(_("Chombo")), str(s.chombo), term="chombo"),
         SummaryItem("meets", str(_("Meets attended")), str(s.meets)),
     ]
     return items

@@ -15,8 +15,29 @@
 
   // The browser applies autofocus only at the first frame it draws; a key pressed before
   // that (typing on while the page loads) went to the page and was lost: focus at once.
-  const first = form.querySelector("[autofocus]");
-  if (first && document.activeElement === document.body) first.focus();
+  // A refused save: the focus goes to what was refused, the first field named
+  // (its error read with it through aria-describedby), else the message at the top.
+  const errorSummary = document.getElementById("error-summary");
+  const stale = document.querySelector(".form-errors[role=alert]:not([hidden])");
+  const refused = errorSummary && errorSummary.dataset.firstRefused;
+  const first = refused ? document.getElementById(refused) : errorSummary || stale || form.querySelector("[autofocus]");
+  if (first && document.activeElement === document.body) {
+    const folded = first.closest("details:not([open])");
+    if (folded) folded.open = true;
+    if (first.matches(".form-errors") && !first.hasAttribute("tabindex")) first.tabIndex = -1;
+    first.focus();
+  }
+  if (errorSummary) {
+    errorSummary.addEventListener("click", (event) => {
+      const link = event.target.closest("a[href^='#']");
+      const field = link && document.getElementById(link.hash.slice(1));
+      if (!field) return;
+      event.preventDefault();
+      const folded = field.closest("details:not([open])");
+      if (folded) folded.open = true;
+      field.focus();
+    });
+  }
 
   const values = () => {
     const kept = {};
@@ -289,7 +310,12 @@
       }),
     );
     refusal.hidden = messages.length === 0;
-    if (messages.length) refusal.scrollIntoView({ block: "nearest" });
+    if (messages.length) {
+      // Refused on the device: the focus goes to the words, read out.
+      refusal.tabIndex = -1;
+      refusal.focus();
+      refusal.scrollIntoView({ block: "nearest" });
+    }
   };
 
   const seatLabels = [...form.querySelectorAll("tr[data-seat] th.seat")].map((th) => th.textContent.trim());

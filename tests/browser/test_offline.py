@@ -192,6 +192,7 @@ def test_a_wrong_sum_offline_is_refused_on_the_device_with_the_servers_words(
     page.locator("#id_seat-3-score").press("Enter")
     online = page.locator(".form-errors:not(#offline-refusal)")
     expect(online).to_contain_text("1,000")
+    expect(online).to_be_focused()  # read out, and where the eye is (issue 40)
     said_online = online.inner_text().strip()
     # Offline, on table 2: the same words, from the device; nothing queued.
     page.goto(f"{live_server.url}/meets/{meet.pk}/")
@@ -203,6 +204,7 @@ def test_a_wrong_sum_offline_is_refused_on_the_device_with_the_servers_words(
     page.locator("#id_seat-3-score").press("Enter")
     refusal = page.locator("#offline-refusal")
     expect(refusal).to_be_visible()
+    expect(refusal).to_be_focused()
     assert refusal.inner_text().strip() == said_online
     assert page.evaluate("async () => (await ShirakabaQueue.all()).length") == 0
 

@@ -311,7 +311,9 @@ def test_a_wrong_sum_is_refused_on_the_device_as_online(
     url = reverse("scoring:game-create", args=[meet.pk])
     page = organizer_client.post(url, posted(form), headers={"accept-language": "ja"})
     assert page.status_code == 400
-    top = re.search(r'<div class="form-errors" role="alert">(.*?)</div>', page.text, re.S)
+    top = re.search(
+        r'<div id="error-summary" class="form-errors" [^>]*>(.*?)</div>', page.text, re.S
+    )
     assert top is not None
     online = [html.unescape(p) for p in re.findall(r"<p>(.*?)</p>", top[1], re.S)]
     assert online == ["卓の合計は 119,600 点です。120,000 点まであと 400 点不足しています。"]

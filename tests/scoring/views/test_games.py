@@ -1,6 +1,7 @@
 """Game entry (views/games.py), and who may do what on a meet and its games: the live check,
 errors, version check, history. The meet pages themselves: test_meets.py."""
 
+import re
 import threading
 import uuid
 from datetime import date
@@ -184,11 +185,36 @@ class TestGameEntry:
         )
         assert response.status_code == 400
         html = response.content.decode()
-        assert (
-            '<div class="form-errors" role="alert"><p>このルールは 4 人用ですが、3 人分が入力されています。</p>'
-            in html
+        summary = html.split(
+            '<div id="error-summary" class="form-errors" role="alert" tabindex="-1">'
         )
+        assert len(summary) == 2, "one summary at the top, focusable, read out"
+        assert (
+            summary[1]
+            .lstrip()
+            .startswith("<p>このルールは 4 人用ですが、3 人分が入力されています。</p>")
+        )
+        form = html[html.index('id="game-form"') :]
+        assert "autofocus" not in form  # the page focuses the summary, not the 東 name
         assert not Hanchan.objects.exists()
+
+    def test_a_refused_field_is_marked_invalid_and_described_by_its_error(
+        self, organizer_client, meet, club_rule
+    ):
+        """Issue 40: aria-invalid and aria-describedby on the refused field, the id it names
+        on its error, and the summary at the top links to the field."""
+        response = organizer_client.post(
+            f"/meets/{meet.pk}/games/new/", game_post(club_rule, chombo_1="-1")
+        )
+        assert response.status_code == 400
+        html = response.content.decode()
+        field = re.search(r'<input[^>]*id="id_seat-1-chombo"[^>]*>', html)
+        assert field is not None
+        assert 'aria-invalid="true"' in field.group(0)
+        assert 'aria-describedby="id_seat-1-chombo_error"' in field.group(0)
+        assert '<div id="id_seat-1-chombo_error"><p class="field-error" role="alert">' in html
+        assert 'data-first-refused="id_seat-1-chombo"' in html
+        assert '<a href="#id_seat-1-chombo">' in html
 
     def test_an_ambiguous_prefix_lists_the_candidates(self, organizer_client, meet, club_rule):
         response = organizer_client.post(

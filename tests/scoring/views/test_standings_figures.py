@@ -109,7 +109,8 @@ def test_the_standings_page_shows_an_average_place_for_each_kind(member_client, 
     assert ">四人打ち平均順位</a>" in html and ">三人打ち平均順位</a>" in html
     assert "四人打ち平均順位は四人打ちの半荘だけ" in html
     html = member_client.get("/standings/?period=2025-H1&sort=average_place3").content.decode()
-    names = re.findall(r'hx-boost="false">(\w) 会員</a>', html)
+    # Each name with its furigana over it (shown when the member turns ruby on).
+    names = re.findall(r'hx-boost="false"><ruby>(\w) 会員<rt>[^<]*</rt></ruby></a>', html)
     assert names[0] == "F"  # 1.00 at 3-player games, the best
 
 
