@@ -23,3 +23,22 @@ def roles(request: HttpRequest) -> dict[str, Any]:
         "is_organizer": is_organizer(request.user),
         "own_member": SimpleLazyObject(lambda: own_member(request)),
     }
+
+
+def display(request: HttpRequest) -> dict[str, Any]:
+    """The text size and contrast to draw the page in: the login's saved choice (its other
+    devices' too), or, before one is saved or when signed out, the session's; the device's own
+    choice (localStorage) is applied by static/js/display.js before the page is drawn."""
+    from members.models import DisplaySettings
+
+    saved = None
+    if request.user.is_authenticated:
+        saved = DisplaySettings.objects.filter(user_id=request.user.pk).first()
+    kept = request.session.get("display", {}) if hasattr(request, "session") else {}
+    return {
+        "display_text_size": saved.text_size if saved else kept.get("text_size", "standard"),
+        "display_contrast": saved.contrast if saved else kept.get("contrast", "standard"),
+        "display_saved": saved is not None,
+        "text_sizes": DisplaySettings.TextSize.choices,
+        "contrasts": DisplaySettings.Contrast.choices,
+    }

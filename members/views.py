@@ -5,15 +5,17 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import views as auth_views
 from django.forms import Form
-from django.http import HttpRequest, HttpResponse
+from django.contrib.auth.decorators import login_not_required
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from members import locks
 from members.forms import CountedPasswordChangeForm, MemberForm, SignInForm
-from members.models import Member
+from members.models import DisplaySettings, Member
 from members.roles import organizer_required
 
 
@@ -108,3 +110,32 @@ def lock_release(request: HttpRequest, pk: int) -> HttpResponse:
         % {"who": f"{attempt.username or '—'} ({attempt.ip_address or '—'})"},
     )
     return redirect("members:locks")
+
+
+@login_not_required
+@require_POST
+def display_settings(request: HttpRequest) -> HttpResponse:
+    """Keep the chosen text size or contrast: with the login when signed in (its other devices
+    show the same), in the session when not. Answers a script's request with 204, a form's
+    with the page it came from."""
+    fields = {}
+    for name, choices in (
+        ("text_size", DisplaySettings.TextSize.values),
+        ("contrast", DisplaySettings.Contrast.values),
+    ):
+        value = request.POST.get(name)
+        if value is None:
+            continue
+        if value not in choices:
+            return HttpResponseBadRequest(_("Unknown display setting."))
+        fields[name] = value
+    if request.user.is_authenticated:
+        DisplaySettings.objects.update_or_create(user=request.user, defaults=fields)
+    else:
+        request.session["display"] = {**request.session.get("display", {}), **fields}
+    if request.headers.get("X-Requested-With") == "fetch":
+        return HttpResponse(status=204)
+    back = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(back, {request.get_host()}, request.is_secure()):
+        back = "/"
+    return redirect(back)

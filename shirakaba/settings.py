@@ -162,6 +162,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "members.context_processors.roles",
+                "members.context_processors.display",
             ],
         },
     },

@@ -21,6 +21,7 @@ urlpatterns = [
     path("manifest.webmanifest", web_manifest, name="web-manifest"),
     path("sw.js", service_worker, name="service-worker"),
     path("offline/", offline, name="offline"),
+    path("display/", member_views.display_settings, name="display"),
     path("i18n/setlang/", login_not_required(set_language), name="set_language"),
     path("members/", include("members.urls")),
     path("", include("scoring.urls")),
