@@ -4,8 +4,8 @@ from axes.models import AccessAttempt
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import views as auth_views
-from django.forms import Form
 from django.contrib.auth.decorators import login_not_required
+from django.forms import Form
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone

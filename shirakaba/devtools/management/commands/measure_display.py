@@ -37,6 +37,16 @@ AXE = Path(__file__).resolve().parents[4] / "tests" / "browser" / "node_modules"
 AXE_JS = AXE / "axe.min.js"
 
 
+SAVE_SIZE = """async (size) => {
+  const form = document.querySelector('[data-display-form]');
+  if (!form) return;  // no setting (before the app offered one)
+  const body = new FormData(form);
+  body.set('text_size', size);
+  body.set('contrast', 'standard');
+  await fetch(form.action, {method: 'POST', body, headers: {'X-Requested-With': 'fetch'}});
+}"""
+
+
 @dataclass
 class Way:
     label: str
@@ -186,6 +196,8 @@ class Command(BaseCommand):
         page.fill("#id_password", login[1])
         page.press("#id_password", "Enter")
         page.wait_for_url(f"{url}/")
+        # The login's saved choice wins over the device's: save this way's size with it.
+        page.evaluate(SAVE_SIZE, way.size)
         for path in pages:
             page.goto(f"{url}{path}")
             page.wait_for_load_state("load")
