@@ -2,6 +2,8 @@
 scrolls sideways, how much of its text is under 16 px, and boxes that cut their text off.
 Used by manage.py measure_display and by the browser tests (tests/browser/test_display.py)."""
 
+from typing import Any
+
 # One pass over the page, in the page: targets, sideways scroll, small text, cut-off boxes.
 PROBE = r"""
 () => {
@@ -79,7 +81,7 @@ PROBE = r"""
 """
 
 
-def small_targets(probe: dict, under: int = 44, rows: bool = False) -> list[str]:
+def small_targets(probe: dict[str, Any], under: int = 44, rows: bool = False) -> list[str]:
     """The targets of one PROBE smaller than `under` px either way (a data table's row links
     left out unless `rows`)."""
     return [
