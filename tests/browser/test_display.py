@@ -116,3 +116,16 @@ def test_key_pages_on_a_phone_hold_at_the_largest_size(browser: Browser, live_se
             problems[path] = found
     context.close()
     assert not problems, "\n".join(f"{path}: {found}" for path, found in problems.items())
+
+
+def test_high_contrast_beside_the_size_is_kept_and_draws_grey_text_black(page: Page, live_server):
+    page.goto(f"{live_server.url}/login/")
+    page.locator(".display-menu > summary").click()
+    page.get_by_role("button", name="高い", exact=True).click()
+    expect(page.locator("html")).to_have_attribute("data-contrast", "high")
+    page.reload()
+    assert page.evaluate("document.documentElement.dataset.contrast") == "high"
+    assert (
+        page.evaluate("getComputedStyle(document.documentElement).getPropertyValue('--muted')")
+        == "#000"
+    )
