@@ -129,10 +129,13 @@ def display_settings(request: HttpRequest) -> HttpResponse:
         if value not in choices:
             return HttpResponseBadRequest(_("Unknown display setting."))
         fields[name] = value
+    kept = {**request.session.get("display", {}), **fields}
     if request.user.is_authenticated:
-        DisplaySettings.objects.update_or_create(user=request.user, defaults=fields)
-    else:
-        request.session["display"] = {**request.session.get("display", {}), **fields}
+        saved, _created = DisplaySettings.objects.update_or_create(
+            user=request.user, defaults=fields
+        )
+        kept = {"text_size": saved.text_size, "contrast": saved.contrast, "saved": True}
+    request.session["display"] = kept
     if request.headers.get("X-Requested-With") == "fetch":
         return HttpResponse(status=204)
     back = request.POST.get("next", "")
