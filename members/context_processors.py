@@ -3,7 +3,7 @@ from typing import Any
 from django.http import HttpRequest
 from django.utils.functional import SimpleLazyObject
 
-from members.models import Member
+from members.models import DisplaySettings, Member
 from members.roles import is_organizer
 
 
@@ -28,7 +28,6 @@ def roles(request: HttpRequest) -> dict[str, Any]:
 def display_on_sign_in(sender: Any, request: HttpRequest, user: Any, **kwargs: Any) -> None:
     """On signing in, the login's saved text size and contrast (chosen on another device)
     are kept in the session, so that a page reads them without a query of its own."""
-    from members.models import DisplaySettings
 
     saved = DisplaySettings.objects.filter(user_id=user.pk).first()
     if saved is not None and hasattr(request, "session"):
@@ -44,7 +43,6 @@ def display(request: HttpRequest) -> dict[str, Any]:
     the session when it signs in, and kept there when it chooses again), or the session's
     before one is saved or when signed out; the device's own choice (localStorage) is applied
     by static/js/display.js before the page is drawn. No query: a page reads the session."""
-    from members.models import DisplaySettings
 
     kept = request.session.get("display", {}) if hasattr(request, "session") else {}
     return {

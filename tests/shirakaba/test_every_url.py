@@ -42,12 +42,13 @@ OPEN_TO_VISITORS = {
     "/manifest.webmanifest",
     "/sw.js",
     "/offline/",
+    "/display/",  # the text size chosen on the sign-in page (kept in the session)
 }
 # A tablet's queue sends here (fetch, not a page): a visitor is answered 401 in JSON, so the
 # page can ask them to sign in again and keep the game, not follow a redirect to a form.
 ANSWERS_IN_JSON = re.compile(r"/meets/[0-9]+/games/send/")
 # A member's own writes: signing out, choosing a language, changing their own password.
-MEMBERS_OWN_POSTS = {"/logout/", "/i18n/setlang/", "/password/", "/admin/logout/"}
+MEMBERS_OWN_POSTS = {"/logout/", "/i18n/setlang/", "/display/", "/password/", "/admin/logout/"}
 # A member may ask for a report again (a failed one's button), as they may ask for one.
 # A member answers 出欠 for a coming meet, and makes their own calendar address.
 MEMBERS_OWN_POST_PATTERNS = (

@@ -30,7 +30,10 @@ from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
+from django.db.models import Count
 
+from members.models import Member
+from scoring.models import Hanchan, Meet
 from shirakaba.devtools.display import PROBE
 
 AXE = Path(__file__).resolve().parents[4] / "tests" / "browser" / "node_modules" / "axe-core"
@@ -88,11 +91,6 @@ class Tally:
 
 def demo_pages() -> tuple[list[str], list[str]]:
     """The member's pages and the organizer's, from the demo club in the database."""
-    from django.db.models import Count
-
-    from members.models import Member
-    from scoring.models import Hanchan, Meet
-
     meet = Meet.objects.annotate(n=Count("hanchans")).filter(n__gt=0).order_by("-date").first()
     planned = Meet.objects.annotate(n=Count("hanchans")).filter(n=0).order_by("date").first()
     own = Member.objects.filter(user__username="kaiin").first()
