@@ -15,3 +15,9 @@ class MembersConfig(AppConfig):
         # Every app's permissions are made by its own post_migrate signal, so the groups are
         # (re)filled after each one; the last signal leaves them complete. Idempotent.
         post_migrate.connect(ensure_groups_after_migrate, dispatch_uid="members.ensure_groups")
+
+        from django.contrib.auth.signals import user_logged_in
+
+        from members.context_processors import display_on_sign_in
+
+        user_logged_in.connect(display_on_sign_in, dispatch_uid="members.display_on_sign_in")

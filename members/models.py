@@ -155,3 +155,38 @@ class ReadingPreference(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user}: ruby {'on' if self.show_ruby else 'off'}"
+
+
+class DisplaySettings(models.Model):
+    """How a login's pages are drawn: the text size and the contrast it chose (文字の大きさ・
+    コントラスト), kept with the login so that its other devices show the same. A device
+    keeps its own choice too (localStorage), for the sign-in page and before the first one."""
+
+    class TextSize(models.TextChoices):
+        STANDARD = "standard", _("Standard")
+        LARGE = "large", _("Large")
+        XLARGE = "xlarge", _("Extra large")
+
+    class Contrast(models.TextChoices):
+        STANDARD = "standard", _("Standard")
+        HIGH = "high", _("High")
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("login"),
+        on_delete=models.CASCADE,
+        related_name="display_settings",
+    )
+    text_size = models.CharField(
+        _("text size"), max_length=10, choices=TextSize.choices, default=TextSize.STANDARD
+    )
+    contrast = models.CharField(
+        _("contrast"), max_length=10, choices=Contrast.choices, default=Contrast.STANDARD
+    )
+
+    class Meta:
+        verbose_name = _("display settings")
+        verbose_name_plural = _("display settings")
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.text_size}, {self.contrast}"

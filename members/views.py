@@ -4,8 +4,9 @@ from axes.models import AccessAttempt
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_not_required
 from django.forms import Form
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -14,7 +15,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from members import locks
 from members.forms import CountedPasswordChangeForm, MemberForm, SignInForm
-from members.models import Member, ReadingPreference
+from members.models import DisplaySettings, Member, ReadingPreference
 from members.roles import organizer_required
 
 
@@ -130,5 +131,37 @@ def reading_set(request: HttpRequest) -> HttpResponse:
     if not url_has_allowed_host_and_scheme(
         back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     ):
+        back = "/"
+    return redirect(back)
+
+
+@login_not_required
+@require_POST
+def display_settings(request: HttpRequest) -> HttpResponse:
+    """Keep the chosen text size or contrast: with the login when signed in (its other devices
+    show the same), in the session when not. Answers a script's request with 204, a form's
+    with the page it came from."""
+    fields = {}
+    for name, choices in (
+        ("text_size", DisplaySettings.TextSize.values),
+        ("contrast", DisplaySettings.Contrast.values),
+    ):
+        value = request.POST.get(name)
+        if value is None:
+            continue
+        if value not in choices:
+            return HttpResponseBadRequest(_("Unknown display setting."))
+        fields[name] = value
+    kept = {**request.session.get("display", {}), **fields}
+    if request.user.is_authenticated:
+        saved, _created = DisplaySettings.objects.update_or_create(
+            user=request.user, defaults=fields
+        )
+        kept = {"text_size": saved.text_size, "contrast": saved.contrast, "saved": True}
+    request.session["display"] = kept
+    if request.headers.get("X-Requested-With") == "fetch":
+        return HttpResponse(status=204)
+    back = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(back, {request.get_host()}, request.is_secure()):
         back = "/"
     return redirect(back)

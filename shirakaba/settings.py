@@ -168,6 +168,7 @@ TEMPLATES = [
                 "members.context_processors.roles",
                 "members.context_processors.session_time",
                 "members.context_processors.reading",
+                "members.context_processors.display",
             ],
         },
     },

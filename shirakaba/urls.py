@@ -23,6 +23,7 @@ urlpatterns = [
     path("sw.js", service_worker, name="service-worker"),
     path("offline/", offline, name="offline"),
     path("health/", health, name="health"),
+    path("display/", member_views.display_settings, name="display"),
     path("i18n/setlang/", login_not_required(set_language), name="set_language"),
     path("members/", include("members.urls")),
     path("", include("scoring.urls")),

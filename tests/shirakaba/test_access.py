@@ -37,7 +37,7 @@ def test_the_sign_in_page_is_open_and_japanese(client):
     response = client.get("/login/")
     assert response.status_code == 200
     html = response.content.decode()
-    assert '<html lang="ja">' in html
+    assert '<html lang="ja" ' in html
     assert "ログイン" in html and "白樺会マージャンサークル" in html
 
 
@@ -119,7 +119,7 @@ def test_pages_render_for_a_member(member_client):
     for path in ["/", "/members/", "/rules/", f"/rules/{RuleSet.objects.default().pk}/"]:
         response = member_client.get(path)
         assert response.status_code == 200, path
-        assert '<html lang="ja">' in response.content.decode()
+        assert '<html lang="ja" ' in response.content.decode()
 
 
 def test_the_members_page_hides_organizer_buttons_from_members(member_client, organizer_client):
@@ -132,7 +132,7 @@ def test_the_language_switch_gives_english(member_client):
     response = member_client.post(reverse("set_language"), {"language": "en", "next": "/"})
     assert response.status_code == 302
     html = member_client.get("/").content.decode()
-    assert '<html lang="en">' in html
+    assert '<html lang="en" ' in html
     assert "Home" in html and "Shirakaba Mahjong Circle" in html
     assert "ホーム" not in html
 
@@ -152,7 +152,7 @@ def test_htmx_is_served_from_our_own_static_files(member_client):
 
 def test_an_english_browser_still_gets_japanese_until_the_switch(member_client):
     response = member_client.get("/", HTTP_ACCEPT_LANGUAGE="en-US,en;q=0.9")
-    assert '<html lang="ja">' in response.content.decode()
+    assert '<html lang="ja" ' in response.content.decode()
     assert response["Content-Language"] == "ja"
 
 
