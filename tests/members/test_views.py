@@ -56,7 +56,7 @@ def test_ruby_is_kept_with_the_login_and_the_page_comes_back(member_client, bob)
     assert response.status_code == 302 and response["Location"] == "/standings/?period=all"
     assert ReadingPreference.objects.get(user=bob).show_ruby is True
     html = member_client.get("/standings/").content.decode()
-    assert '<html lang="ja" class="ruby-on" data-ruby="on">' in html
+    assert '<html lang="ja" class="ruby-on" data-ruby="on" ' in html
     member_client.post("/members/reading/", {"show_ruby": "0", "next": "https://evil.example/"})
     assert ReadingPreference.objects.get(user=bob).show_ruby is False
     response = member_client.post("/members/reading/", {"show_ruby": "0", "next": "//evil.x/"})
