@@ -119,6 +119,19 @@ class RuleSetQuerySet(models.QuerySet["RuleSet"]):
         """The default rule set, or None where there may be none yet (an empty database)."""
         return self.filter(is_default=True).first()
 
+    def asked(self, pk: int | None, problems: list[str]) -> tuple[RuleSet | None, list[RuleSet]]:
+        """The rule set a page's address asks for (``rule=``), or else the club's default,
+        saying so among ``problems`` when the one asked for is not there; and every rule set,
+        to choose from (the calculator, 点数を調べる). None only when there is no rule set."""
+        rule_sets = list(self.all())
+        chosen = next((r for r in rule_sets if r.pk == pk), None)
+        if chosen is None:
+            if pk is not None and not problems:
+                problems.append(str(_("There is no such rule set; the club's default is shown.")))
+            default = next((r for r in rule_sets if r.is_default), None)
+            chosen = default or (rule_sets[0] if rule_sets else None)
+        return chosen, rule_sets
+
 
 class RuleSet(models.Model):
     """A rule system's parameters. Once a game uses it, it is frozen: copy it instead."""

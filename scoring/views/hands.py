@@ -195,26 +195,13 @@ def _options(state: State, system: System) -> dict[str, list[Option]]:
     }
 
 
-def rule_set_asked(asked: int | None, problems: list[str]) -> tuple[RuleSet, list[RuleSet]]:
-    """The rule set a page's address asks for (``rule=``), or the club's default, saying so
-    among ``problems`` when the one asked for is not there, and every rule set to choose from
-    (the calculator, 点数を調べる)."""
-    rule_sets = list(RuleSet.objects.all())
-    rule_set = next((r for r in rule_sets if r.pk == asked), None)
-    if rule_set is None:
-        if asked is not None and not problems:
-            problems.append(_("There is no such rule set; the club's default is shown."))
-        rule_set = next((r for r in rule_sets if r.is_default), rule_sets[0] if rule_sets else None)
-    if rule_set is None:
-        raise Http404(_("There are no rule sets."))
-    return rule_set, rule_sets
-
-
 @require_safe
 def calculator(request: HttpRequest) -> HttpResponse:
     """The calculator: big buttons for each input, the payment shown large."""
     state, problems = read_state(request)
-    rule_set, rule_sets = rule_set_asked(state.rule, problems)
+    rule_set, rule_sets = RuleSet.objects.asked(state.rule, problems)
+    if rule_set is None:
+        raise Http404(_("There are no rule sets."))
     state.rule = rule_set.pk
     system = system_for(rule_set)
     hand: Hand | None = None

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import urlencode
 
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -28,7 +28,6 @@ from scoring.hands import System
 from scoring.models import RuleSet
 from scoring.notation import points
 from scoring.reports.score_table import level_name, system_for, system_name
-from scoring.views.hands import rule_set_asked
 from scoring.yaku import HAND_TILES, TILES, HandInput, Meld, NotAWin, Reading, read
 from scoring.yaku_list import FU_NAMES, LISTS, NAMES
 
@@ -249,7 +248,9 @@ NOTES = {
 def hand_check(request: HttpRequest) -> HttpResponse:
     """点数を調べる."""
     state, problems = read_state(request)
-    rule_set, rule_sets = rule_set_asked(state.rule, problems)
+    rule_set, rule_sets = RuleSet.objects.asked(state.rule, problems)
+    if rule_set is None:
+        raise Http404(_("There are no rule sets."))
     state.rule = rule_set.pk
     system = system_for(rule_set)
     three = hands.RULES[system].players == 3
