@@ -193,3 +193,18 @@ def test_a_planned_meet_after_today_is_not_the_latest_on_the_home_page(
     response = member_client.get("/")
     assert response.context["latest"] == meet
     assert "東山 一郎" in response.content.decode()
+
+
+def test_each_earlier_meet_on_the_home_page_opens_its_page_and_keeps_its_name_whole(
+    member_client, club_rule
+):
+    """Seen at 特大 on a phone: the earlier meets were plain text (nothing to tap to see a
+    past meet) and 「土曜会」 broke at the line's end as 「土 / 曜会」."""
+    meets = [
+        Meet.objects.create(date=f"2025-04-{day:02d}", kind="sat", rule_set=club_rule)
+        for day in (5, 12)
+    ]
+    html = member_client.get("/").content.decode()
+    earlier = html[html.index("これまでの例会") :]
+    assert f'href="/meets/{meets[0].pk}/"' in earlier
+    assert '<span class="nowrap">土曜会</span>' in earlier
