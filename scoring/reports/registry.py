@@ -141,8 +141,9 @@ def _news(request: HttpRequest, pk: int) -> Spec:
     """A meet's news card: ``?card=1`` the second (a card for each 16 players), the first by
     default and for anything not a card's number."""
     meet = get_object_or_404(Meet, pk=pk)
-    card = request.GET.get("card", "")
-    number = int(card) if card.isdigit() and len(card) <= 2 else 0
+    number = query_number(request.GET.get("card"))
+    if number is None or number > 99:
+        number = 0
     return Spec.of("news.png", meet=meet.pk, link=news.standings_link(request), card=number)
 
 

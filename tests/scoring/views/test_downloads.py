@@ -256,6 +256,18 @@ def test_the_news_picture_asked_twice_is_kept_and_drawn_once(member_client, reco
     assert kept.spec["kind"] == "news.png" and kept.size == len(b"\x89PNG news 1")
 
 
+def test_a_card_number_not_in_ascii_digits_asks_for_the_first_card(
+    member_client, recorded_game, drawn
+):
+    """The every-URL walk found ``?card=²`` a server error ("²".isdigit() is true, int fails):
+    a card's number is read as every number in an address is, and anything else is card 0."""
+    assert member_client.get(news_url(recorded_game), {"card": "1"}).status_code == 200
+    for odd in ("²", "１", " 1", "-1", "1e3", "100"):
+        response = member_client.get(news_url(recorded_game), {"card": odd})
+        assert response.status_code == 200, odd
+    assert sorted(r.spec["card"] for r in Report.objects.all()) == [0, 1]
+
+
 def test_a_game_of_the_meet_changed_draws_the_news_anew(
     member_client, recorded_game, four_members, drawn
 ):
