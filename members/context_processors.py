@@ -4,7 +4,7 @@ from django.conf import settings
 from django.http import HttpRequest
 from django.utils.functional import SimpleLazyObject
 
-from members.models import DisplaySettings, Member, ReadingPreference
+from members.models import DisplaySettings, Member
 from members.roles import is_organizer
 
 
@@ -31,41 +31,35 @@ def session_time(request: HttpRequest) -> dict[str, Any]:
     return {"session_seconds": settings.SESSION_COOKIE_AGE}
 
 
-def reading(request: HttpRequest) -> dict[str, Any]:
-    """Ruby over hard words: the signed-in login's choice (one query), or None when it has
-    not chosen (the device's choice, localStorage, applies: static/js/ruby.js)."""
-    if not request.user.is_authenticated:
-        return {"show_ruby": None}
-    kept = ReadingPreference.objects.filter(user_id=request.user.pk).values_list(
-        "show_ruby", flat=True
-    )
-    return {"show_ruby": next(iter(kept), None)}
-
-
 def display_on_sign_in(sender: Any, request: HttpRequest, user: Any, **kwargs: Any) -> None:
-    """On signing in, the login's saved text size and contrast (chosen on another device)
-    are kept in the session, so that a page reads them without a query of its own."""
+    """On signing in, the login's saved text size, contrast and ruby (chosen on another
+    device) are kept in the session, so that a page reads them without a query of its own."""
 
     saved = DisplaySettings.objects.filter(user_id=user.pk).first()
     if saved is not None and hasattr(request, "session"):
         request.session["display"] = {
             "text_size": saved.text_size,
             "contrast": saved.contrast,
+            "show_ruby": saved.show_ruby,
             "saved": True,
         }
 
 
 def display(request: HttpRequest) -> dict[str, Any]:
-    """The text size and contrast to draw the page in: the login's saved choice (read into
-    the session when it signs in, and kept there when it chooses again), or the session's
-    before one is saved or when signed out; the device's own choice (localStorage) is applied
-    by static/js/display.js before the page is drawn. No query: a page reads the session."""
+    """The text size, contrast and ruby (ふりがな over hard words) to draw the page in: the
+    login's saved choice (read into the session when it signs in, and kept there when it
+    chooses again), or the session's before one is saved or when signed out; the device's own
+    choice (localStorage) is applied by static/js/display.js before the page is drawn. No
+    query: a page reads the session. A change made on another device shows at the next
+    sign-in here."""
 
     kept = request.session.get("display", {}) if hasattr(request, "session") else {}
     return {
         "display_text_size": kept.get("text_size", "standard"),
         "display_contrast": kept.get("contrast", "standard"),
+        "display_ruby": DisplaySettings.Ruby.said(bool(kept.get("show_ruby"))),
         "display_saved": bool(kept.get("saved")) and request.user.is_authenticated,
         "text_sizes": DisplaySettings.TextSize.choices,
         "contrasts": DisplaySettings.Contrast.choices,
+        "ruby_choices": DisplaySettings.Ruby.choices,
     }

@@ -137,30 +137,12 @@ class Member(models.Model):
         return next((m for m in others.only("pk", "name") if name_key(m.name) == key), None)
 
 
-class ReadingPreference(models.Model):
-    """What a login chooses for reading the pages, kept with the login (every device it signs
-    in on) as well as on the device: ruby (ふりがな) over the club's hard words and names."""
-
-    user = models.OneToOneField(
-        settings.AUTH_USER_MODEL,
-        verbose_name=_("login"),
-        on_delete=models.CASCADE,
-        related_name="reading_preference",
-    )
-    show_ruby = models.BooleanField(_("show furigana over hard words"), default=False)
-
-    class Meta:
-        verbose_name = _("reading preference")
-        verbose_name_plural = _("reading preferences")
-
-    def __str__(self) -> str:
-        return f"{self.user}: ruby {'on' if self.show_ruby else 'off'}"
-
-
 class DisplaySettings(models.Model):
-    """How a login's pages are drawn: the text size and the contrast it chose (文字の大きさ・
-    コントラスト), kept with the login so that its other devices show the same. A device
-    keeps its own choice too (localStorage), for the sign-in page and before the first one."""
+    """How a login's pages read: the text size, the contrast and ruby (ふりがな) over the club's
+    hard words and names (the 「文字」 menu: 文字の大きさ・コントラスト・ふりがな), kept with the
+    login so that its other devices show the same. A device keeps its own choice too
+    (localStorage, static/js/display.js), for the sign-in page and before the first one.
+    Read on a page from the session, filled at sign-in (members/context_processors.py)."""
 
     class TextSize(models.TextChoices):
         STANDARD = "standard", _("Standard")
@@ -170,6 +152,17 @@ class DisplaySettings(models.Model):
     class Contrast(models.TextChoices):
         STANDARD = "standard", _("Standard")
         HIGH = "high", _("High")
+
+    class Ruby(models.TextChoices):
+        """show_ruby as the 「文字」 menu and the footer's switch send it, and as <html
+        data-ruby> and the device (localStorage) keep it."""
+
+        OFF = "off", _("No furigana")
+        ON = "on", _("With furigana")
+
+        @classmethod
+        def said(cls, show: bool) -> "DisplaySettings.Ruby":
+            return cls.ON if show else cls.OFF
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL,
@@ -183,10 +176,12 @@ class DisplaySettings(models.Model):
     contrast = models.CharField(
         _("contrast"), max_length=10, choices=Contrast.choices, default=Contrast.STANDARD
     )
+    show_ruby = models.BooleanField(_("show furigana over hard words"), default=False)
 
     class Meta:
         verbose_name = _("display settings")
         verbose_name_plural = _("display settings")
 
     def __str__(self) -> str:
-        return f"{self.user}: {self.text_size}, {self.contrast}"
+        ruby = "ruby on" if self.show_ruby else "ruby off"
+        return f"{self.user}: {self.text_size}, {self.contrast}, {ruby}"

@@ -10,5 +10,4 @@ urlpatterns = [
     path("locks/", views.lock_list, name="locks"),
     path("locks/<int:pk>/release/", views.lock_release, name="lock-release"),
     path("session/extend/", views.session_extend, name="session-extend"),
-    path("reading/", views.reading_set, name="reading"),
 ]

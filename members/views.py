@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from members import locks
 from members.forms import CountedPasswordChangeForm, MemberForm, SignInForm
-from members.models import DisplaySettings, Member, ReadingPreference
+from members.models import DisplaySettings, Member
 from members.roles import organizer_required
 
 
@@ -120,44 +120,36 @@ def session_extend(request: HttpRequest) -> JsonResponse:
     return JsonResponse({"seconds": settings.SESSION_COOKIE_AGE})
 
 
-@require_POST
-def reading_set(request: HttpRequest) -> HttpResponse:
-    """Ruby (ふりがな) over hard words on or off, kept with the login; back to the page."""
-    show = request.POST.get("show_ruby") == "1"
-    user = request.user
-    if user.is_authenticated:  # always, past the login-required middleware
-        ReadingPreference.objects.update_or_create(user=user, defaults={"show_ruby": show})
-    back = request.POST.get("next", "")
-    if not url_has_allowed_host_and_scheme(
-        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        back = "/"
-    return redirect(back)
-
-
 @login_not_required
 @require_POST
 def display_settings(request: HttpRequest) -> HttpResponse:
-    """Keep the chosen text size or contrast: with the login when signed in (its other devices
-    show the same), in the session when not. Answers a script's request with 204, a form's
-    with the page it came from."""
-    fields = {}
+    """Keep the chosen text size, contrast or ruby (the 「文字」 menu, and the footer's ruby
+    switch): with the login when signed in (its other devices show the same), in the session
+    in both cases, where every page reads it. An unknown value is refused and nothing kept.
+    Answers a script's request with 204, a form's with the page it came from."""
+    fields: dict[str, str | bool] = {}
     for name, choices in (
         ("text_size", DisplaySettings.TextSize.values),
         ("contrast", DisplaySettings.Contrast.values),
+        ("show_ruby", DisplaySettings.Ruby.values),
     ):
         value = request.POST.get(name)
         if value is None:
             continue
         if value not in choices:
             return HttpResponseBadRequest(_("Unknown display setting."))
-        fields[name] = value
+        fields[name] = value == DisplaySettings.Ruby.ON if name == "show_ruby" else value
     kept = {**request.session.get("display", {}), **fields}
     if request.user.is_authenticated:
         saved, _created = DisplaySettings.objects.update_or_create(
             user=request.user, defaults=fields
         )
-        kept = {"text_size": saved.text_size, "contrast": saved.contrast, "saved": True}
+        kept = {
+            "text_size": saved.text_size,
+            "contrast": saved.contrast,
+            "show_ruby": saved.show_ruby,
+            "saved": True,
+        }
     request.session["display"] = kept
     if request.headers.get("X-Requested-With") == "fetch":
         return HttpResponse(status=204)

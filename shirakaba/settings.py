@@ -167,7 +167,6 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "members.context_processors.roles",
                 "members.context_processors.session_time",
-                "members.context_processors.reading",
                 "members.context_processors.display",
             ],
         },

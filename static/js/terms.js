@@ -1,8 +1,7 @@
 // A hard word's meaning in one line: a tap on the word, or the keyboard's focus,
 // shows it under the word (scoring.glossary, drawn by the term tag as a button with
 // data-meaning); a tap elsewhere, Escape or moving on hides it. One line at a time, read out
-// by a screen reader (role="status"). And the footer's ruby switch keeps the choice on the
-// device before the page sends it to the server.
+// by a screen reader (role="status"). (Ruby on or off is static/js/display.js's.)
 (() => {
   const said = document.createElement("span");
   said.id = "term-meaning";
@@ -47,20 +46,4 @@
     if (event.key === "Escape") hide();
   });
   window.addEventListener("resize", hide);
-
-  const ruby = document.querySelector("[data-ruby-switch]");
-  if (ruby) {
-    const on = document.documentElement.classList.contains("ruby-on");
-    const state = ruby.querySelector(".ruby-state");
-    ruby.elements.show_ruby.value = on ? "0" : "1";
-    ruby.querySelector("button").setAttribute("aria-pressed", String(on));
-    state.textContent = `：${on ? state.dataset.on : state.dataset.off}`;
-    ruby.addEventListener("submit", () => {
-      try {
-        localStorage.setItem("shirakaba:ruby", ruby.elements.show_ruby.value === "1" ? "on" : "off");
-      } catch (error) {
-        // Storage refused: the server keeps it for the login.
-      }
-    });
-  }
 })();

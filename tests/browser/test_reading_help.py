@@ -6,6 +6,7 @@ import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import Browser, Page, expect
 
+from members.models import DisplaySettings
 from tests.builders import sign_in
 
 pytestmark = [
@@ -42,6 +43,12 @@ def reading_box(page: Page, text: str) -> dict:
     )
 
 
+def saved_ruby(page: Page, user: User) -> bool:
+    """The login's ruby, once the page's script has saved the choice (data-display-saved)."""
+    expect(page.locator("html")).to_have_attribute("data-display-saved", "")
+    return DisplaySettings.objects.get(user=user).show_ruby
+
+
 def test_ruby_is_off_until_turned_on_then_kept_across_pages_and_devices(
     browser: Browser, page: Page, live_server, bob_is_aoki
 ):
@@ -52,24 +59,28 @@ def test_ruby_is_off_until_turned_on_then_kept_across_pages_and_devices(
     assert reading_box(page, "さくほー") == {"drawn": False, "h": 0}
     switch = page.get_by_role("button", name="むずかしい言葉にふりがな")
     expect(switch).to_have_attribute("aria-pressed", "false")
-    switch.click()
-    page.wait_for_load_state()
-    # Back on the same page, with the readings drawn over the words and the name.
+    # Beside the text size and contrast, in the 「文字」 menu.
+    page.locator(".display-menu > summary").click()
+    menu = page.locator(".display-panel").get_by_role("group", name="むずかしい言葉にふりがな")
+    menu.get_by_role("button", name="あり", exact=True).click()
+    # On the same page, with the readings drawn over the words and the name.
     assert page.url.endswith(f"/members/{bob_is_aoki.pk}/")
     assert ruby_shown(page)
     assert reading_box(page, "さくほー")["drawn"]
     assert reading_box(page, "あおき")["drawn"]
-    expect(page.get_by_role("button", name="むずかしい言葉にふりがな")).to_have_attribute(
+    expect(menu.get_by_role("button", name="あり", exact=True)).to_have_attribute(
         "aria-pressed", "true"
     )
+    # The footer's switch, the same choice's second door, says so too.
+    expect(switch).to_have_attribute("aria-pressed", "true")
+    assert saved_ruby(page, bob_is_aoki.user) is True
     page.screenshot(path="/tmp/i40b-shots/own-record-phone-ruby.png", full_page=True)
     # Another page: the standings, the members' names with their readings.
     page.goto(f"{live_server.url}/standings/")
     assert ruby_shown(page)
     assert reading_box(page, "いのうえ")["drawn"]
     page.screenshot(path="/tmp/i40b-shots/standings-phone-ruby.png", full_page=True)
-    assert page.evaluate("localStorage.getItem('shirakaba:ruby')") == "on"
-    assert bob_is_aoki.user.reading_preference.show_ruby is True
+    assert page.evaluate("localStorage.getItem('shk-ruby')") == "on"
 
     # bob on another device (a new browser context, nothing in its storage): signed in,
     # ruby is on from the first paint.
@@ -80,21 +91,34 @@ def test_ruby_is_off_until_turned_on_then_kept_across_pages_and_devices(
         assert ruby_shown(tablet)
         tablet.goto(f"{live_server.url}/members/{bob_is_aoki.pk}/")
         assert reading_box(tablet, "さくほー")["drawn"]
-        # Turned off there, it is off on the first device at its next page too.
-        tablet.get_by_role("button", name="むずかしい言葉にふりがな").click()
-        tablet.wait_for_load_state()
+        # Turned off there by the footer's switch (a form to the same view as the menu's)...
+        with tablet.expect_response(lambda answer: answer.url.endswith("/display/")):
+            tablet.get_by_role("button", name="むずかしい言葉にふりがな").click()
         assert not ruby_shown(tablet)
+        tablet.reload()
+        assert not ruby_shown(tablet)
+        expect(tablet.get_by_role("button", name="むずかしい言葉にふりがな")).to_have_attribute(
+            "aria-pressed", "false"
+        )
+        assert DisplaySettings.objects.get(user=bob_is_aoki.user).show_ruby is False
     finally:
         other.close()
+    # ...it is off on the first device once it signs in again (pages read the session).
+    page.context.clear_cookies()
+    sign_in(page, live_server, "bob", "bob-pass-123")
+    assert not ruby_shown(page)
     page.goto(f"{live_server.url}/standings/")
     assert not ruby_shown(page)
     assert reading_box(page, "いのうえ") == {"drawn": False, "h": 0}
+    assert page.evaluate("localStorage.getItem('shk-ruby')") == "off"
 
 
-def test_the_device_keeps_ruby_before_the_member_has_chosen(page: Page, live_server, club):
+@pytest.mark.parametrize("key", ["shk-ruby", "shirakaba:ruby"])
+def test_the_device_keeps_ruby_before_the_member_has_chosen(page: Page, live_server, bob, key):
     """No choice kept for the login: the device's own (localStorage) applies, before the
-    page is drawn (the class is on <html> when the first script after it runs)."""
-    page.add_init_script("localStorage.setItem('shirakaba:ruby', 'on')")
+    page is drawn (the class is on <html> when the first script after it runs), and is saved
+    with the login. A choice kept under the older key (shirakaba:ruby) is carried over."""
+    page.add_init_script(f"localStorage.setItem('{key}', 'on')")
     page.add_init_script(
         "document.addEventListener('DOMContentLoaded', () => { window.rubyAtLoad ="
         " document.documentElement.classList.contains('ruby-on'); });"
@@ -102,7 +126,8 @@ def test_the_device_keeps_ruby_before_the_member_has_chosen(page: Page, live_ser
     sign_in(page, live_server, "bob", "bob-pass-123")
     page.goto(f"{live_server.url}/standings/")
     assert page.evaluate("window.rubyAtLoad") is True
-    assert reading_box(page, "あおき")["drawn"]
+    assert page.evaluate("localStorage.getItem('shk-ruby')") == "on"
+    assert saved_ruby(page, bob) is True
 
 
 def test_a_tap_on_a_hard_word_says_what_it_means(page: Page, live_server, bob_is_aoki):
@@ -151,7 +176,7 @@ def test_ruby_on_keeps_the_game_form_within_the_window(
     url = f"{live_server.url}/meets/{drawn_meet_day.pk}/games/new/?table=1&round=1"
     seen = {}
     for ruby in ("off", "on"):
-        page.evaluate(f"localStorage.setItem('shirakaba:ruby', '{ruby}')")
+        page.evaluate(f"localStorage.setItem('shk-ruby', '{ruby}')")
         page.goto(url)
         page.locator("details.extras summary").click()
         for seat, score in enumerate(["32600", "30000", "30000"]):

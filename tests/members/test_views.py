@@ -45,25 +45,6 @@ def test_a_new_member_and_one_with_furigana_still_need_it(organizer_client):
     assert organizer_client.post(url, form_data(member, furigana="")).status_code == 400
 
 
-def test_ruby_is_kept_with_the_login_and_the_page_comes_back(member_client, bob):
-    from members.models import ReadingPreference
-
-    html = member_client.get("/standings/").content.decode()
-    assert "ruby-on" not in html and "data-ruby=" not in html  # not chosen: the device's
-    response = member_client.post(
-        "/members/reading/", {"show_ruby": "1", "next": "/standings/?period=all"}
-    )
-    assert response.status_code == 302 and response["Location"] == "/standings/?period=all"
-    assert ReadingPreference.objects.get(user=bob).show_ruby is True
-    html = member_client.get("/standings/").content.decode()
-    assert '<html lang="ja" class="ruby-on" data-ruby="on" ' in html
-    member_client.post("/members/reading/", {"show_ruby": "0", "next": "https://evil.example/"})
-    assert ReadingPreference.objects.get(user=bob).show_ruby is False
-    response = member_client.post("/members/reading/", {"show_ruby": "0", "next": "//evil.x/"})
-    assert response["Location"] == "/"
-    assert member_client.get("/members/reading/").status_code == 405
-
-
 def test_extending_the_session_says_how_long_it_lasts(member_client, settings):
     settings.SESSION_COOKIE_AGE = 600
     response = member_client.post("/members/session/extend/")

@@ -42,20 +42,19 @@ OPEN_TO_VISITORS = {
     "/manifest.webmanifest",
     "/sw.js",
     "/offline/",
-    "/display/",  # the text size chosen on the sign-in page (kept in the session)
+    "/display/",  # how the sign-in page reads (text size etc., kept in the session)
 }
 # A tablet's queue sends here (fetch, not a page): a visitor is answered 401 in JSON, so the
 # page can ask them to sign in again and keep the game, not follow a redirect to a form.
 ANSWERS_IN_JSON = re.compile(r"/meets/[0-9]+/games/send/")
 # A member's own writes: signing out, choosing a language, changing their own password,
-# their ruby setting, their text size and contrast, extending their session.
+# how their pages read (text size, contrast, ruby), extending their session.
 MEMBERS_OWN_POSTS = {
     "/logout/",
     "/i18n/setlang/",
     "/password/",
     "/admin/logout/",
-    "/display/",  # text size and contrast, kept with their login
-    "/members/reading/",  # ruby over hard words, kept with their login
+    "/display/",  # text size, contrast and ruby over hard words, kept with their login
     "/members/session/extend/",  # 「延長する」 before the session ends
 }
 # A member may ask for a report again (a failed one's button), as they may ask for one.

@@ -136,12 +136,13 @@ def test_query_counts_do_not_grow_with_the_club(
     # The member page also rates the group's games, 4- and 3-player apart: the results in
     # order, the games' dates and the rated members' names, for each (six, at most); and it
     # adds the club's settings, head-to-head (two), by seat and the recent games (issue 29:
-    # five). Every page: the login's ruby choice (one, members.context_processors.reading).
-    with django_assert_max_num_queries(15):
+    # five). The login's display settings (text size, contrast, ruby) are read from the
+    # session, filled at sign-in: no query of their own (members.context_processors.display).
+    with django_assert_max_num_queries(14):
         assert member_client.get("/standings/?period=2025-H2").status_code == 200
-    with django_assert_max_num_queries(28):
+    with django_assert_max_num_queries(27):
         assert member_client.get(f"/members/{people[0].pk}/?period=2025-H2").status_code == 200
-    with django_assert_max_num_queries(15):
+    with django_assert_max_num_queries(14):
         assert member_client.get("/").status_code == 200
 
 
@@ -151,11 +152,11 @@ def test_the_meet_page_query_count_does_not_grow_with_its_games(
 ):
     """The meet page lays out ``meet_sheet``: the meet, its games, their lines, the big hands
     and the attendance (five), whatever the number of tables; the table draw (one); and the
-    session, the user and the organizer check; and the login's own member, for the menu (one);
-    and the login's ruby choice (one)."""
+    session, the user and the organizer check; and the login's own member, for the menu (one).
+    The display settings, ruby with them, come from the session."""
     make_club(club_rule, members=members, meets=meets)
     meet = Meet.objects.order_by("-date").first()
-    with django_assert_max_num_queries(14):
+    with django_assert_max_num_queries(13):
         assert member_client.get(f"/meets/{meet.pk}/").status_code == 200
 
 
