@@ -48,10 +48,13 @@ system-quick:
 # An idle report worker looks for tasks this often (seconds; django-tasks-db's default is 1):
 # a worker helping with a report's parts joins in at most this late.
 WORKER_INTERVAL ?= 0.2
+# DEMO=0: no demo club (a book that will hold the club's own data and go online: the demo's
+# logins are printed in the README for anyone to read).
+DEMO ?= 1
 start: $(STAMP) system-app
 	$(PY) manage.py migrate --no-input
 	$(PY) manage.py collectstatic --no-input -v0
-	$(PY) manage.py load_demo --if-empty
+	$(if $(filter 0,$(DEMO)),@echo "No demo club (DEMO=0).",$(PY) manage.py load_demo --if-empty)
 	@echo
 	@echo "  白樺会 score book: http://$(HOST):$(PORT)/   (stop with Ctrl-C)"
 	@echo "  A report worker (manage.py db_worker) runs beside it."
