@@ -98,3 +98,28 @@ def test_systemd_reads_the_units_without_a_word(tmp_path):
     refused = verify(broken)
     assert refused.returncode != 0
     assert "restart specifier" in refused.stderr and "gunicorm is not executable" in refused.stderr
+
+
+def test_it_warns_when_the_user_named_cannot_run_the_book(tmp_path, settings):
+    """The units run as ``--user``: a user this machine does not have fails to start
+    (systemd's status=217/USER), and one that does not own the data folder cannot write the
+    database; deploy_files says so before anything is installed (found trying
+    docs/running.md's path with USER unset: the units named a user ``shirakaba`` nobody made)."""
+    import os
+    import pwd
+
+    settings.DATA_DIR = tmp_path / "data"
+    settings.DATA_DIR.mkdir()
+    owner = pwd.getpwuid(os.stat(settings.DATA_DIR).st_uid).pw_name
+    _out, said = write(tmp_path, "--local", "192.168.1.20")  # --user club: no such user here
+    assert "There is no user club on this machine" in said
+    out = StringIO()
+    other = "nobody" if owner != "nobody" else "daemon"
+    call_command("deploy_files", str(tmp_path / "two"), "--local", "x", "--user", other, stdout=out)
+    assert f"{settings.DATA_DIR} belongs to {owner}, not {other}" in out.getvalue()
+    if owner != "root":
+        out = StringIO()
+        call_command(
+            "deploy_files", str(tmp_path / "three"), "--local", "x", "--user", owner, stdout=out
+        )
+        assert "There is no user" not in out.getvalue() and "belongs to" not in out.getvalue()
