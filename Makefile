@@ -14,13 +14,15 @@ PORT ?= 8000
 # System packages (Debian's names). The app: WeasyPrint's Pango, and HarfBuzz's font subsetter
 # (without it every PDF takes twice as long). The tests: Chromium for the browser tests and npm
 # for their axe-core; Caddy and NSS's certutil for the test of the book behind Caddy with its
-# own certificate authority (tests/browser/test_https_proxy.py); Noto CJK, so that the layout
+# own certificate authority (tests/browser/test_https_proxy.py); systemd's systemd-analyze, which
+# checks the units deploy_files writes (it is not started: only read); Noto CJK, so that the layout
 # tests measure Japanese text as a tablet draws it. `make start` and `make test`
 # install what is missing when they run as root with apt-get, and otherwise print the exact command and stop; .ci/run uses the same step.
 APP_PACKAGES := libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0
 # A package written NAME:COMMAND counts as there when COMMAND is on the PATH (npm may come
 # with Node.js from elsewhere).
-TEST_PACKAGES := $(APP_PACKAGES) chromium:chromium npm:npm caddy libnss3-tools fonts-noto-cjk
+TEST_PACKAGES := $(APP_PACKAGES) chromium:chromium npm:npm caddy libnss3-tools \
+  systemd:systemd-analyze fonts-noto-cjk
 define install_missing
 	@missing=$$(for p in $(1); do \
 	  case $$p in *:*) command -v $${p#*:} >/dev/null 2>&1 || echo $${p%%:*};; \
@@ -46,10 +48,13 @@ system-quick:
 # An idle report worker looks for tasks this often (seconds; django-tasks-db's default is 1):
 # a worker helping with a report's parts joins in at most this late.
 WORKER_INTERVAL ?= 0.2
+# DEMO=0: no demo club (a book that will hold the club's own data and go online: the demo's
+# logins are printed in the README for anyone to read).
+DEMO ?= 1
 start: $(STAMP) system-app
 	$(PY) manage.py migrate --no-input
 	$(PY) manage.py collectstatic --no-input -v0
-	$(PY) manage.py load_demo --if-empty
+	$(if $(filter 0,$(DEMO)),@echo "No demo club (DEMO=0).",$(PY) manage.py load_demo --if-empty)
 	@echo
 	@echo "  白樺会 score book: http://$(HOST):$(PORT)/   (stop with Ctrl-C)"
 	@echo "  A report worker (manage.py db_worker) runs beside it."

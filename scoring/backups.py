@@ -9,8 +9,8 @@
 
 ``backup`` checks what it wrote before it replaces anything: the SQLite copy passes SQLite's
 integrity and foreign key checks (a damaged database is refused, not copied), the JSON reads
-back with as many rows of each model as the snapshot held. It writes no sign-in records
-(``NOT_BACKED_UP``).
+back with as many rows of each model as the snapshot held. It writes no sign-in records and no
+report worker's beat (``NOT_BACKED_UP``).
 
 ``restore`` refuses a database that holds anything a backup would replace, and says what it
 found: users, members, meets, games, rule sets other than the five the migrations make (as
@@ -65,9 +65,17 @@ from scoring.models import (
 AS_MIGRATED = importlib.import_module("scoring.migrations.0007_read_the_sheets_again").as_migrated
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
-NOT_BACKED_UP = ["contenttypes", "auth.permission", "sessions", "admin.logentry", "axes"]
+NOT_BACKED_UP = [
+    "contenttypes",
+    "auth.permission",
+    "sessions",
+    "admin.logentry",
+    "axes",
+    "scoring.workerbeat",
+]
 """What a backup leaves out: what ``migrate`` makes in every database (content types,
-permissions), and records of sign-ins (sessions, the admin's log, django-axes' records)."""
+permissions), records of sign-ins (sessions, the admin's log, django-axes' records), and the
+report workers' beat (who was running; the health page)."""
 SIGN_IN_RECORDS = ["sessions", "admin.logentry", "axes"]
 
 

@@ -6,7 +6,8 @@
 - ``games``: games (hanchan), their results and big hands, and the settlement guard;
 - ``report_jobs``: the reports and report parts the workers make;
 - ``preferences``: what a login keeps on the game form (the scores' unit);
-- ``awards``: the season's awards of a standings group (表彰).
+- ``awards``: the season's awards of a standings group (表彰);
+- ``workers``: the report workers' beat (who is alive, for the health page).
 
 Every name is read from ``scoring.models`` as before the split, the club's notation
 (``scoring.notation``) that was first written here included.
@@ -60,6 +61,7 @@ from scoring.models.rule_sets import (
     StandingsGroup,
     invalid_game_error,
 )
+from scoring.models.workers import WorkerBeat
 from scoring.notation import (
     HAND_LABELS_JA,
     HAND_WORDS,
@@ -120,6 +122,7 @@ __all__ = [
     "SentBefore",
     "SettledRecord",
     "StandingsGroup",
+    "WorkerBeat",
     "default_awards_as_made",
     "finalised_error",
     "format_big_hands",

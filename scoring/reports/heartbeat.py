@@ -12,8 +12,9 @@ back (``MadeByWorker.take_back``): a report's page or a new ask queues the repor
 queued again (``requeue``), so the queue shows no task RUNNING that nobody runs.
 
 Each report worker (``manage.py db_worker``) also says it is alive, every ``WORKER_BEAT``
-seconds, in the cache every process of the book shares (``worker_beat``); the organizer's health
-page counts those that beat lately (``workers_alive``).
+seconds, in a row of its own in the database (``WorkerBeat``, ``worker_beat``: the database is
+what every process of the book shares, the cache not always: with ``locmem://`` each has its
+own); the organizer's health page counts those that beat lately (``workers_alive``).
 
 What a process holds is the state of one ``Heartbeat`` object, the process's (``of_process``):
 a test installs its own, so no thread of one test beats on into the next.
@@ -23,12 +24,11 @@ from __future__ import annotations
 
 import logging
 import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import datetime, timedelta
 from typing import Any
 
-from django.core.cache import cache
 from django.db import DatabaseError, connections
 from django.tasks import Task
 from django.utils import timezone
@@ -36,7 +36,7 @@ from django_tasks_db.backend import DatabaseBackend
 from django_tasks_db.compat import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
-from scoring.models import MadeByWorker, ReportStatus
+from scoring.models import MadeByWorker, ReportStatus, WorkerBeat
 
 logger = logging.getLogger(__name__)
 
@@ -180,29 +180,30 @@ def requeue(task_result: DBTaskResult[..., Any]) -> None:
 
 # --- the workers' own beat (the health page) ----------------------------------------------
 WORKER_BEAT = 10.0
-WORKERS_KEY = "shirakaba:report-workers"
 # A worker is alive when it beat in this long (three beats).
-WORKER_ALIVE_FOR = 3 * WORKER_BEAT
+WORKER_ALIVE_FOR = timedelta(seconds=3 * WORKER_BEAT)
+# A worker's row silent this long is taken away when another worker beats.
+WORKER_FORGOTTEN_AFTER = 10 * WORKER_ALIVE_FOR
 
 
-def worker_beat(name: str, now: float | None = None) -> None:
-    """Say that the worker ``name`` (host and process) is alive now; forget workers long
-    silent. Two workers writing at once may lose one's beat: it beats again in ``WORKER_BEAT``."""
-    now = time.time() if now is None else now
-    beats: dict[str, float] = cache.get(WORKERS_KEY) or {}
-    beats = {n: at for n, at in beats.items() if now - at < 10 * WORKER_ALIVE_FOR}
-    beats[name] = now
-    cache.set(WORKERS_KEY, beats, timeout=None)
+def worker_beat(name: str, now: datetime | None = None) -> None:
+    """Say that the worker ``name`` (machine and process) is alive ``now``, in its row of the
+    database every process of the book shares; take away the rows of workers long silent
+    (killed, or lost with their machine)."""
+    now = timezone.now() if now is None else now
+    WorkerBeat.objects.update_or_create(name=name, defaults={"beat_at": now})
+    WorkerBeat.objects.filter(beat_at__lt=now - WORKER_FORGOTTEN_AFTER).delete()
 
 
 def worker_stopped(name: str) -> None:
-    beats: dict[str, float] = cache.get(WORKERS_KEY) or {}
-    beats.pop(name, None)
-    cache.set(WORKERS_KEY, beats, timeout=None)
+    """The worker ``name`` ends: its row goes (the health page counts it no more)."""
+    WorkerBeat.objects.filter(name=name).delete()
 
 
-def workers_alive(now: float | None = None) -> dict[str, float]:
-    """The workers that beat in ``WORKER_ALIVE_FOR``, with the seconds since their beat."""
-    now = time.time() if now is None else now
-    beats: dict[str, float] = cache.get(WORKERS_KEY) or {}
-    return {n: now - at for n, at in sorted(beats.items()) if now - at < WORKER_ALIVE_FOR}
+def workers_alive(now: datetime | None = None) -> dict[str, float]:
+    """The workers that beat within ``WORKER_ALIVE_FOR`` before ``now``, by name, with the
+    seconds since their beat."""
+    now = timezone.now() if now is None else now
+    beats = WorkerBeat.objects.filter(beat_at__gt=now - WORKER_ALIVE_FOR).order_by("name")
+    # A worker on a machine whose clock is a little ahead beat "just now", not in the future.
+    return {b.name: max(0.0, (now - b.beat_at).total_seconds()) for b in beats}

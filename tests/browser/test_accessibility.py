@@ -64,10 +64,11 @@ def test_main_pages_have_no_serious_accessibility_violations(
         "/calculator/?han=3&fu=40&dealer=1&win=tsumo&honba=1&sticks=1",
         "/hand/?t=1m2m3m4p5p6p7s8s9s5s5s&m=p7z&win=tsumo&seat=1z",  # 点数を調べる, answered
         f"/rules/{RuleSet.objects.default().pk}/yaku/",  # 役一覧
+        "/health/",  # 動作状況
     ]:
         page.goto(f"{live_server.url}{path}")
         found[path] = axe_violations(page)
     context.close()
     problems = {path: v for path, v in found.items() if v}
     assert problems == {}, problems
-    assert len(found) == 19
+    assert len(found) == 20

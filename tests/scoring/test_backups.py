@@ -142,6 +142,18 @@ def test_a_freshly_migrated_database_holds_no_data():
 
 
 @pytest.mark.django_db
+def test_a_report_workers_beat_is_no_data():
+    """The workers running beside the book beat into the database (the health page): a
+    restore goes on while they run, and a backup holds no beat."""
+    from scoring.backups import NOT_BACKED_UP, data_found
+    from scoring.reports.heartbeat import worker_beat
+
+    worker_beat("venue-pc:4242")
+    assert data_found() == {}
+    assert "scoring.workerbeat" in NOT_BACKED_UP
+
+
+@pytest.mark.django_db
 def test_restore_refuses_a_database_with_only_a_fresh_superuser(backup_file, django_user_model):
     django_user_model.objects.create_superuser("admin", password="x")
     message = refusal(backup_file)

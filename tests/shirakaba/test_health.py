@@ -3,31 +3,24 @@ workers alive (their beat), the kept reports' size against its limit, the last b
 copy, and the address and scheme the app sees (what the proxy in front passes on); the home page
 says when the last good backup was made and warns when it is older than two days."""
 
+import signal
+import socket
+import time
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from django.core.cache import cache
 from django.db import connection
 from django.utils import timezone
 
 from scoring.backups import nightly_backup
-from scoring.reports.heartbeat import WORKERS_KEY, worker_beat
+from scoring.models import WorkerBeat
+from scoring.reports.heartbeat import WORKER_ALIVE_FOR, worker_beat, workers_alive
+from shirakaba.devtools.workers import Workers
+from tests.builders import database_url
 
 # A backup reads the database in a transaction of its own (REPEATABLE READ on PostgreSQL),
 # which cannot open inside a test's: these tests commit, as tests/scoring/test_backups.py's do.
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
-
-
-@pytest.fixture(autouse=True)
-def no_beats(settings):
-    """A cache of the test's own: the file cache is shared with other test processes."""
-    settings.CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-            "LOCATION": "health",
-        }
-    }
-    cache.delete(WORKERS_KEY)
 
 
 @pytest.fixture
@@ -85,3 +78,41 @@ def test_the_home_page_says_a_fresh_backup_and_a_failed_copy(organizer_client, b
     assert "最後のバックアップ：" in text
     assert "2日以上たっています" not in text
     assert "コピーできませんでした" in text
+
+
+def test_a_running_worker_is_counted_and_one_that_died_ages_out(organizer_client, tmp_path):
+    """Real ``manage.py db_worker`` processes on the test's database (each process of the book
+    has a cache of its own with locmem; the database they all share): each one's beat is a
+    row, the health page counts it; one stopped with SIGTERM takes its row away, one killed
+    with SIGKILL leaves it, no longer counted once ``WORKER_ALIVE_FOR`` has passed, and pruned
+    when another worker beats long after."""
+    pool = Workers(
+        2, database_url=database_url(), reports_dir=tmp_path / "reports", logs_dir=tmp_path
+    )
+    host = socket.gethostname()
+    stopped, killed = (f"{host}:{process.pid}" for process in pool.processes)
+    try:
+        deadline = time.monotonic() + 60
+        while WorkerBeat.objects.filter(name__in=[stopped, killed]).count() < 2:
+            assert pool.alive() and time.monotonic() < deadline, "no beat from the workers"
+            time.sleep(0.1)
+        text = organizer_client.get("/health/").content.decode()
+        assert "動いている係：2" in text and stopped in text and killed in text
+        pool.processes[0].terminate()
+        pool.processes[0].wait(30)
+        assert not WorkerBeat.objects.filter(name=stopped).exists()
+        pool.processes[1].send_signal(signal.SIGKILL)
+        pool.processes[1].wait(30)
+    finally:
+        pool.stop()
+    # The killed worker said nothing: its row stays, counted until WORKER_ALIVE_FOR has passed.
+    last = WorkerBeat.objects.get(name=killed).beat_at
+    assert killed in workers_alive(last + WORKER_ALIVE_FOR - timedelta(seconds=1))
+    assert killed not in workers_alive(last + WORKER_ALIVE_FOR)
+    # The health page's own clock: the beat moved back as far as that time.
+    WorkerBeat.objects.filter(name=killed).update(beat_at=timezone.now() - WORKER_ALIVE_FOR)
+    text = organizer_client.get("/health/").content.decode()
+    assert "動いている係：0" in text and killed not in text
+    # Rows long silent are taken away when a worker beats.
+    worker_beat("venue-pc:1", now=last + 10 * WORKER_ALIVE_FOR)
+    assert list(WorkerBeat.objects.values_list("name", flat=True)) == ["venue-pc:1"]

@@ -18,6 +18,7 @@ import threading
 from typing import Any
 
 from django.db import DatabaseError, connections
+from django.utils.autoreload import DJANGO_AUTORELOAD_ENV
 from django_tasks_db.management.commands.db_worker import Command as WorkerCommand
 
 from scoring.reports import taking_up
@@ -31,18 +32,23 @@ SWEEP = 10.0
 
 
 def beat(stop: threading.Event, name: str) -> None:
-    """Until ``stop`` is set: say this worker is alive (the health page) every ``WORKER_BEAT``."""
+    """Until ``stop`` is set: say this worker is alive (the health page) every ``WORKER_BEAT``,
+    in its row of the database; then take the row away."""
     while True:
         try:
             worker_beat(name)
-        except Exception:  # a cache that cannot be written: the health page says none alive
+        except DatabaseError:  # a locked or lost database: the next beat tries again
             logger.warning("The worker's beat could not be written", exc_info=True)
+        finally:
+            connections.close_all()  # this thread's own connection: none kept between beats
         if stop.wait(WORKER_BEAT):
             break
     try:
         worker_stopped(name)
-    except Exception:
+    except DatabaseError:
         logger.warning("The worker's end could not be written", exc_info=True)
+    finally:
+        connections.close_all()
 
 
 def sweep(stop: threading.Event, every: float = SWEEP) -> None:
@@ -63,6 +69,15 @@ class Command(WorkerCommand):
     help = "Run report tasks (django-tasks-db's db_worker), and take up reports whose worker died."
 
     def handle(self, *args: Any, **options: Any) -> None:
+        if (
+            options.get("reload")
+            and not options.get("batch")
+            and os.environ.get(DJANGO_AUTORELOAD_ENV) != "true"
+        ):
+            # The autoreloader's watcher (``make start``): the worker is its child, which
+            # beats and sweeps itself; the watcher counted as a second worker.
+            super().handle(*args, **options)
+            return
         stop = threading.Event()
         sweeper = threading.Thread(target=sweep, args=(stop,), name="report-sweeper", daemon=True)
         sweeper.start()

@@ -16,6 +16,7 @@ and prints the commands that install them. It installs nothing itself.
 from __future__ import annotations
 
 import os
+import pwd
 import secrets
 import shlex
 from pathlib import Path
@@ -62,6 +63,28 @@ def caddyfile(names: list[str], local: bool, port: int) -> str:
             "}",
         ]
     return "\n".join(lines) + "\n"
+
+
+def user_problems(user: str, data_dir: Path) -> list[str]:
+    """Why the units could not run the book as ``user``: no such user on this machine, or a
+    data folder (the SQLite database, the kept reports, the backups) that is not theirs."""
+    try:
+        pwd.getpwnam(user)
+    except KeyError:
+        return [
+            f"There is no user {user} on this machine: the units would not start. Give "
+            "--user the login that set the book up (docs/running.md, step 1)."
+        ]
+    try:
+        owner = pwd.getpwuid(data_dir.stat().st_uid).pw_name
+    except (OSError, KeyError):
+        return []
+    if owner != user:
+        return [
+            f"{data_dir} belongs to {owner}, not {user}: the book could not write its "
+            f"database there. Set the book up as {user}, or: sudo chown -R {user} {data_dir}"
+        ]
+    return []
 
 
 def unit(description: str, body: list[str], app: Path, user: str, install: str = "") -> str:
@@ -192,6 +215,8 @@ class Command(BaseCommand):
             if name == "shirakaba.env":
                 path.chmod(0o600)
             self.stdout.write(f"Wrote {path}")
+        for problem in user_problems(user, Path(settings.DATA_DIR)):
+            self.stdout.write(self.style.WARNING(f"\nWarning: {problem}"))
         workers = " ".join(f"shirakaba-worker@{n}" for n in range(1, options["report_workers"] + 1))
         d = shlex.quote(str(out.resolve()))
         steps = [
