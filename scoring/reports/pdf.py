@@ -34,6 +34,7 @@ from scoring.notation import HandLevel, meet_date
 from scoring.reports import Progress, no_progress, parts, weasy
 from scoring.reports.cells import lay_out
 from scoring.reports.charts import cumulative_chart
+from scoring.reports.ledger import ledger
 from scoring.standings import (
     STANDINGS,
     AwardResult,
@@ -124,6 +125,7 @@ def _member_page(
     return {
         "row": row,
         "record": record,
+        "ledger": ledger(record),
         "summary": summary_items(row, wins=wins, rank=False),
         "chart": weasy.IMAGE_SCHEME + name,
         "name": name,
