@@ -13,6 +13,10 @@ started fresh for each report, the files kept in a scratch directory:
   one more meet of 4 tables (16 players, the club's size), the report asked for again;
 - the peak memory of each worker (VmHWM).
 
+``--layout`` measures instead what each part of the half-year PDF costs to lay out, in this
+process, one after the other: the CPU seconds of its chart, of WeasyPrint's layout and of
+writing its PDF, and its pages (CPU time, so that other work on the machine counts less).
+
 Each time is from asking, as a member's click does (``asking.ask``: the report queued), to
 the report being ready. The machine's speed drifts, so a fixed pure-Python loop is timed
 before and after: figures are comparable only alongside it.
@@ -39,7 +43,10 @@ from scoring.models import (
     RuleSet,
 )
 from scoring.notation import MeetKind
+from scoring.reports import weasy
 from scoring.reports.asking import ask
+from scoring.reports.parts import chart_of
+from scoring.reports.pdf import report_pieces
 from scoring.reports.specs import Spec
 from scoring.standings import Filters, Period
 from shirakaba.devtools.management.commands.bench_standings import PREFIX
@@ -124,6 +131,11 @@ class Command(BaseCommand):
         parser.add_argument("--kinds", default="standings.pdf,standings.xlsx")
         parser.add_argument("--workers", type=int, default=2, help="db_worker processes")
         parser.add_argument(
+            "--layout",
+            action="store_true",
+            help="measure what each part of the half-year PDF costs to lay out, here, instead",
+        )
+        parser.add_argument(
             "--no-more-meet",
             dest="more",
             action="store_false",
@@ -143,9 +155,43 @@ class Command(BaseCommand):
             )
         members = Member.objects.count()
         self.stdout.write(f"machine: {reference()} (lower is faster)")
+        if options["layout"]:
+            self.layout()
+            return
         for kind in options["kinds"].split(","):
             self.measure(kind, members, options["workers"], options["more"])
         self.stdout.write(f"machine: {reference()} at the end")
+
+    def layout(self) -> None:
+        """Each part of the half-year PDF laid out here, once: the front matter's one by one,
+        the members' added up (with the mean and the largest), in CPU seconds."""
+        pieces = report_pieces(Filters(period=Period.parse("2025-H1")))
+        weasy.lay_out("<p></p>")  # the font loaded, as in a worker after its first part
+        self.stdout.write(f"{'part':<22}{'pages':>6}{'chart':>8}{'layout':>8}{'PDF':>8}{'all':>8}")
+        members: list[tuple[str, float, float, float, float]] = []
+        for label, piece in pieces:
+            start = time.process_time()
+            images = {name: chart_of(args) for name, args in piece.charts.items()}
+            drawn = time.process_time() - start
+            _pdf, pages, laid_out, written = weasy.timed(piece.html, images)
+            line = (label, pages, drawn, laid_out, written)
+            if piece.charts:
+                members.append(line)
+            else:
+                self.stdout.write(self.costs(*line))
+        if members:
+            total = [sum(m[i] for m in members) for i in range(1, 5)]  # type: ignore[misc]
+            self.stdout.write(self.costs(f"{len(members)} members", *total))
+            self.stdout.write(self.costs("a member (mean)", *(t / len(members) for t in total)))
+            largest = max(members, key=lambda m: m[2] + m[3] + m[4])
+            self.stdout.write(self.costs(f"largest: {largest[0]}", *largest[1:]))
+
+    @staticmethod
+    def costs(label: str, pages: float, chart: float, laid_out: float, written: float) -> str:
+        return (
+            f"{label[:21]:<22}{pages:>6.0f}{chart:>8.3f}{laid_out:>8.3f}{written:>8.3f}"
+            f"{chart + laid_out + written:>8.3f}"
+        )
 
     def measure(self, kind: str, members: int, workers: int, more: bool) -> None:
         """From nothing, unchanged, and (with ``more``) after one more meet of the bench's
