@@ -11,7 +11,9 @@ started fresh for each report, the files kept in a scratch directory:
 - unchanged: the same report asked for again (the digest, then the kept file);
 - after one more meet: a meet of the bench's size added (48 of 50 members play), and after
   one more meet of 4 tables (16 players, the club's size), the report asked for again;
-- the peak memory of each worker (VmHWM).
+- the peak memory of each worker (VmHWM);
+- and for each, the CPU seconds the workers used: on a busy machine the times stretch with
+  the others' work, the CPU seconds much less.
 
 ``--layout`` measures instead what each part of the half-year PDF costs to lay out, in this
 process, one after the other: the CPU seconds of its chart, of WeasyPrint's layout and of
@@ -203,14 +205,19 @@ class Command(BaseCommand):
         ReportPart.objects.all().delete()
         spec = Spec.of(kind, Filters(period=Period.parse("2025-H1")))
         times: dict[str, float] = {}
+        cpu: dict[str, float] = {}
         with scratch_reports() as folder:
             database_url = os.environ.get("DATABASE_URL", "")
             pool = Workers(workers, database_url=database_url, reports_dir=folder, logs_dir=folder)
             try:
 
                 def timed(what: str) -> None:
+                    used = pool.cpu()
                     times[what] = ready(spec)
-                    self.stdout.write(f"  {label} {what}: {times[what]:.2f} s")
+                    cpu[what] = pool.cpu() - used
+                    self.stdout.write(
+                        f"  {label} {what}: {times[what]:.2f} s (workers' CPU {cpu[what]:.2f} s)"
+                    )
 
                 timed("from nothing")
                 timed("unchanged")
@@ -228,7 +235,7 @@ class Command(BaseCommand):
                 pool.stop()
         self.stdout.write(
             f"{label}: {members} members, {games} games, {workers} worker(s): "
-            + ", ".join(f"{k} {v:.2f} s" for k, v in times.items())
+            + ", ".join(f"{k} {v:.2f} s (CPU {cpu[k]:.2f} s)" for k, v in times.items())
             + "; peak memory of each worker "
             + ", ".join(f"{peak:.0f} MB" for peak in peaks)
         )
