@@ -2,8 +2,8 @@
 columns, not as a table.
 
 WeasyPrint lays out a table cell by cell: a member's 58 games in a table of nine columns took
-three quarters of the time of their part (0.25 of 0.32 s of CPU at the 50-member bench,
-``bench_reports --layout``), and the same lines as plain text a tenth of that. So each game is
+about 0.23 of the 0.32 s of CPU their part took at the 50-member bench (the part laid out with
+and without them), and the same lines as plain text about 0.05 s. So each game is
 one line of text, its columns lined up by spaces: the report's font set with its half-width
 forms (the OpenType feature ``hwid``) draws every ASCII character, the digits among them, half
 an em wide and a kanji or kana a whole em, so a column's width is counted in half ems
