@@ -25,6 +25,7 @@ from django.utils.translation import gettext as _
 from fontTools.ttLib import TTFont
 
 from scoring.notation import MINUS, meet_date, points, signed_p
+from scoring.reports.weasy import STATIC
 from scoring.standings import MemberRecord
 
 FONT = "fonts/ipaexg.ttf"  # under static/, as the reports' @font-face names it
@@ -37,8 +38,6 @@ MINUS_SPAN = f'<span class="m">{MINUS}</span>'
 def _advances() -> tuple[dict[int, Fraction], Fraction]:
     """Each character's width in half ems as the report's font draws it with ``hwid``, and the
     width of a character not in the font's map."""
-    from scoring.reports.weasy import STATIC
-
     font = TTFont(STATIC / FONT, lazy=True)
     half = Fraction(font["head"].unitsPerEm, 2)
     metrics = font["hmtx"]
