@@ -124,7 +124,7 @@ def _queue_again(part: ReportPart, piece: Piece) -> None:
     part.status = ReportStatus.QUEUED
 
 
-def _chart(args: Sequence[Any]) -> bytes:
+def chart_of(args: Sequence[Any]) -> bytes:
     """A member's chart from what its part names (a JSON list), drawn or from the cache."""
     labels, cumulative, title, y_label = args
     return cumulative_chart(
@@ -140,7 +140,7 @@ def make_part(part_id: int) -> bool:
     part = ReportPart.objects.get(pk=part_id)
     try:
         with heartbeat.of_process().beating(ReportPart, part_id):
-            images = {name: _chart(args) for name, args in part.charts.items()}
+            images = {name: chart_of(args) for name, args in part.charts.items()}
             pdf, pages = weasy.lay_out(part.html, images)
             keep(part_name(part.digest), pdf)
     except Exception as error:

@@ -34,6 +34,7 @@ from scoring.notation import HandLevel, meet_date
 from scoring.reports import Progress, no_progress, parts, weasy
 from scoring.reports.cells import lay_out
 from scoring.reports.charts import cumulative_chart
+from scoring.reports.ledger import ledger
 from scoring.standings import (
     STANDINGS,
     AwardResult,
@@ -124,6 +125,7 @@ def _member_page(
     return {
         "row": row,
         "record": record,
+        "ledger": ledger(record),
         "summary": summary_items(row, wins=wins, rank=False),
         "chart": weasy.IMAGE_SCHEME + name,
         "name": name,
@@ -242,20 +244,12 @@ def standings_title(period: Period) -> str:
     return _("Standings")
 
 
-def render_standings_pdf(
-    filters: Filters,
-    *,
-    with_members: bool | None = None,
-    progress: Progress = no_progress,
-    share: bool = False,
-) -> tuple[str, str, bytes]:
-    """月間成績表 for a month; 半期成績表 (with a page per member) for a half-year or longer."""
-    monthly = filters.period.is_monthly
-    if with_members is None:
-        with_members = not monthly
+def standings_context(filters: Filters, with_members: bool) -> dict[str, Any]:
+    """What the standings report lays out (with the half-year's cover, summary, ratings and
+    member pages when ``with_members``)."""
     rows = compute_standings(filters)
     wins = counts_wins(filters)
-    context = {
+    return {
         "title": standings_title(filters.period),
         "filters": filters,
         "period_label": filters.heading,
@@ -276,6 +270,36 @@ def render_standings_pdf(
         "promotions": _promotions(filters) if has_awards(filters.period) else [],
         "ratings": rating_at_the_end(filters) if with_members else None,
     }
+
+
+def report_pieces(filters: Filters) -> list[tuple[str, parts.Piece]]:
+    """The parts of the half-year report of ``filters``, in order, each with what it is (the
+    front matter's by what it shows, a member's by their name); not the stamps. For measuring
+    what each costs to lay out (``bench_reports --layout``)."""
+    context = standings_context(filters, with_members=True)
+    front = _front_matter(context)
+    labels = ["standings", *(["awards"] if context.get("awards") is not None else [])]
+    labels += [f"big hands {n}" for n in range(1, len(front) - len(labels))] + ["attendance"]
+    rows = context["rows"]
+    members = _member_parts(context, rows, member_records(filters, rows))
+    return [
+        *zip(labels, front, strict=True),
+        *((r.name, p) for r, p in zip(rows, members, strict=True)),
+    ]
+
+
+def render_standings_pdf(
+    filters: Filters,
+    *,
+    with_members: bool | None = None,
+    progress: Progress = no_progress,
+    share: bool = False,
+) -> tuple[str, str, bytes]:
+    """月間成績表 for a month; 半期成績表 (with a page per member) for a half-year or longer."""
+    monthly = filters.period.is_monthly
+    if with_members is None:
+        with_members = not monthly
+    context = standings_context(filters, with_members)
     kind = "monthly" if monthly else "standings"
     return (
         f"shirakaba-{kind}-{filters.file_key}.pdf",

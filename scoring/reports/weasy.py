@@ -14,6 +14,7 @@ from __future__ import annotations
 import gc
 import io
 import threading
+import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -85,6 +86,23 @@ def lay_out(html: str, images: Mapping[str, bytes] | None = None) -> tuple[bytes
         document = source.render(font_config=_fonts())
         pdf: bytes = document.write_pdf()
         return pdf, len(document.pages)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def timed(html: str, images: Mapping[str, bytes] | None = None) -> tuple[bytes, int, float, float]:
+    """``lay_out``, and the CPU seconds (this process's) of WeasyPrint's layout and of writing
+    the PDF: for measuring what a part costs (``bench_reports --layout``)."""
+    source = HTML(string=html, base_url=BASE_URL, url_fetcher=_fetcher(images or {}))
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        start = time.process_time()
+        document = source.render(font_config=_fonts())
+        laid_out = time.process_time()
+        pdf: bytes = document.write_pdf()
+        return pdf, len(document.pages), laid_out - start, time.process_time() - laid_out
     finally:
         if enabled:
             gc.enable()

@@ -89,6 +89,17 @@ class Workers:
             peaks.append(int(line.split()[1]) / 1024)
         return peaks
 
+    def cpu(self) -> float:
+        """The CPU seconds the workers have used so far (user and system, all of them): what
+        their work cost, whatever else the machine was doing meanwhile."""
+        ticks = os.sysconf("SC_CLK_TCK")
+        used = 0
+        for process in self.processes:
+            # After the command's name in brackets: utime and stime are fields 14 and 15.
+            fields = Path(f"/proc/{process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+            used += int(fields[11]) + int(fields[12])
+        return used / ticks
+
     def stop(self) -> None:
         for process in self.processes:
             process.terminate()

@@ -11,6 +11,7 @@ from datetime import date, timedelta
 from decimal import Decimal
 from itertools import pairwise
 
+import pypdfium2 as pdfium
 import pytest
 from django.core.management import call_command
 from PIL import Image
@@ -310,7 +311,7 @@ def test_a_members_pages_hold_every_game_and_the_months_subtotals(demo):
     rows = compute_standings(demo)
     row = rows[0]
     data = render_member_pdf(row.member_id, demo)[2]
-    text = pdf_text(data)
+    text = " ".join(pdf_text(data).split())  # the games' columns are lined up by spaces
     record = member_record(row.member_id, demo)
     for g in record.games:
         line = (
@@ -325,6 +326,45 @@ def test_a_members_pages_hold_every_game_and_the_months_subtotals(demo):
     for item in summary_items(row, wins=False, rank=False):
         assert item.label in text and item.value in text, item
     assert small_text(data) == []
+
+
+def glyph_lines(pdf: bytes) -> list[list[tuple[str, float, float]]]:
+    """Each line of text of ``pdf``'s pages as drawn: its words (split at spaces), each with
+    the left and right edges (pt) of its first and last characters, read with pdfium."""
+    lines: dict[tuple[int, int], list[tuple[str, float, float]]] = {}
+    document = pdfium.PdfDocument(pdf)
+    for number in range(len(document)):
+        page = document[number].get_textpage()
+        word: list[tuple[str, float, float]] = []
+        for i in range(page.count_chars()):
+            ch = page.get_text_range(i, 1)
+            left, bottom, right, _top = page.get_charbox(i, loose=True)
+            key = (number, round(bottom))
+            if ch.isspace() or (word and key != word[-1][0]):
+                if word:
+                    lines.setdefault(word[0][0], []).append(
+                        ("".join(c for _, c, _ in word), word[0][2][0], word[-1][2][1])
+                    )
+                word = []
+            if not ch.isspace():
+                word.append((key, ch, (left, right)))
+    return list(lines.values())
+
+
+def test_a_members_games_stand_in_columns(demo):
+    """The games are lines of text, their columns lined up by spaces in the font's half-width
+    forms: on every game's line each figure ends where the same figure ends on the others, a
+    minus in full width as a plus is (ledger.py)."""
+    for sign, row in zip(["−", "▲", "−", "▲"], compute_standings(demo), strict=False):
+        ClubSettings.objects.update_or_create(pk=1, defaults={"negative_sign": sign})
+        pdf = render_member_pdf(row.member_id, demo)[2]
+        games = [line for line in glyph_lines(pdf) if re.fullmatch(r"\d+月\d+日（.）", line[0][0])]
+        assert len(games) == len(member_record(row.member_id, demo).games)
+        assert len({round(line[0][1], 1) for line in games}) == 1  # the dates start together
+        for column in range(1, 7):  # round, table, seat, score, place, P end together
+            ends = {round(line[column][2], 1) for line in games}
+            assert max(ends) - min(ends) < 0.2, (column, ends)
+        assert {"+", sign} <= {line[6][0][0] for line in games}  # both signs, lined up
 
 
 def test_the_three_player_average_place_is_printed_beside_the_four_player_one(three_systems):

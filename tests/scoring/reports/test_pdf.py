@@ -3,6 +3,7 @@ fonts, pages, and which parts are laid out again. The Excel and the CSV: test_xl
 test_games_csv.py."""
 
 import io
+import re
 from datetime import timedelta
 
 import pytest
@@ -346,7 +347,8 @@ def test_a_members_pdf(club):
 def test_a_date_in_the_big_hand_list_and_a_hand_in_the_daily_sheet_never_split(club, monkeypatch):
     """Issue 17: in the half-year PDF, 2025年10月1日（水） in the 満貫以上 list stays on one line,
     and the daily sheet never breaks 満貫 or 跳満 across lines (Japanese may break between any
-    two characters, so each is kept whole by white-space: nowrap)."""
+    two characters, so each is kept whole by white-space: nowrap; the daily sheet's lines,
+    text in columns since issue 38, are never broken at all: white-space: pre)."""
     from scoring.reports import weasy
 
     laid_out: list[str] = []
@@ -357,7 +359,8 @@ def test_a_date_in_the_big_hand_list_and_a_hand_in_the_daily_sheet_never_split(c
     render_standings_pdf(H2)
     html = "".join(laid_out)
     assert '<td class="date">2025年10月1日（水）</td>' in html
-    assert '<span class="word">満貫</span>' in html
+    assert re.search(r'<div class="(game|day)">[^<]*満貫', html)
+    assert 'div.ledger { font-size: 10pt; font-feature-settings: "hwid"; white-space: pre;' in html
     assert ".date, .word { white-space: nowrap; }" in html
 
 

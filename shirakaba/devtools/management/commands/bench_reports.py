@@ -11,7 +11,13 @@ started fresh for each report, the files kept in a scratch directory:
 - unchanged: the same report asked for again (the digest, then the kept file);
 - after one more meet: a meet of the bench's size added (48 of 50 members play), and after
   one more meet of 4 tables (16 players, the club's size), the report asked for again;
-- the peak memory of each worker (VmHWM).
+- the peak memory of each worker (VmHWM);
+- and for each, the CPU seconds the workers used: on a busy machine the times stretch with
+  the others' work, the CPU seconds much less.
+
+``--layout`` measures instead what each part of the half-year PDF costs to lay out, in this
+process, one after the other: the CPU seconds of its chart, of WeasyPrint's layout and of
+writing its PDF, and its pages (CPU time, so that other work on the machine counts less).
 
 Each time is from asking, as a member's click does (``asking.ask``: the report queued), to
 the report being ready. The machine's speed drifts, so a fixed pure-Python loop is timed
@@ -39,7 +45,10 @@ from scoring.models import (
     RuleSet,
 )
 from scoring.notation import MeetKind
+from scoring.reports import weasy
 from scoring.reports.asking import ask
+from scoring.reports.parts import chart_of
+from scoring.reports.pdf import report_pieces
 from scoring.reports.specs import Spec
 from scoring.standings import Filters, Period
 from shirakaba.devtools.management.commands.bench_standings import PREFIX
@@ -124,6 +133,11 @@ class Command(BaseCommand):
         parser.add_argument("--kinds", default="standings.pdf,standings.xlsx")
         parser.add_argument("--workers", type=int, default=2, help="db_worker processes")
         parser.add_argument(
+            "--layout",
+            action="store_true",
+            help="measure what each part of the half-year PDF costs to lay out, here, instead",
+        )
+        parser.add_argument(
             "--no-more-meet",
             dest="more",
             action="store_false",
@@ -143,9 +157,43 @@ class Command(BaseCommand):
             )
         members = Member.objects.count()
         self.stdout.write(f"machine: {reference()} (lower is faster)")
+        if options["layout"]:
+            self.layout()
+            return
         for kind in options["kinds"].split(","):
             self.measure(kind, members, options["workers"], options["more"])
         self.stdout.write(f"machine: {reference()} at the end")
+
+    def layout(self) -> None:
+        """Each part of the half-year PDF laid out here, once: the front matter's one by one,
+        the members' added up (with the mean and the largest), in CPU seconds."""
+        pieces = report_pieces(Filters(period=Period.parse("2025-H1")))
+        weasy.lay_out("<p></p>")  # the font loaded, as in a worker after its first part
+        self.stdout.write(f"{'part':<22}{'pages':>6}{'chart':>8}{'layout':>8}{'PDF':>8}{'all':>8}")
+        members: list[tuple[str, float, float, float, float]] = []
+        for label, piece in pieces:
+            start = time.process_time()
+            images = {name: chart_of(args) for name, args in piece.charts.items()}
+            drawn = time.process_time() - start
+            _pdf, pages, laid_out, written = weasy.timed(piece.html, images)
+            line = (label, pages, drawn, laid_out, written)
+            if piece.charts:
+                members.append(line)
+            else:
+                self.stdout.write(self.costs(*line))
+        if members:
+            total = [sum(m[i] for m in members) for i in range(1, 5)]  # type: ignore[misc]
+            self.stdout.write(self.costs(f"{len(members)} members", *total))
+            self.stdout.write(self.costs("a member (mean)", *(t / len(members) for t in total)))
+            largest = max(members, key=lambda m: m[2] + m[3] + m[4])
+            self.stdout.write(self.costs(f"largest: {largest[0]}", *largest[1:]))
+
+    @staticmethod
+    def costs(label: str, pages: float, chart: float, laid_out: float, written: float) -> str:
+        return (
+            f"{label[:21]:<22}{pages:>6.0f}{chart:>8.3f}{laid_out:>8.3f}{written:>8.3f}"
+            f"{chart + laid_out + written:>8.3f}"
+        )
 
     def measure(self, kind: str, members: int, workers: int, more: bool) -> None:
         """From nothing, unchanged, and (with ``more``) after one more meet of the bench's
@@ -157,14 +205,19 @@ class Command(BaseCommand):
         ReportPart.objects.all().delete()
         spec = Spec.of(kind, Filters(period=Period.parse("2025-H1")))
         times: dict[str, float] = {}
+        cpu: dict[str, float] = {}
         with scratch_reports() as folder:
             database_url = os.environ.get("DATABASE_URL", "")
             pool = Workers(workers, database_url=database_url, reports_dir=folder, logs_dir=folder)
             try:
 
                 def timed(what: str) -> None:
+                    used = pool.cpu()
                     times[what] = ready(spec)
-                    self.stdout.write(f"  {label} {what}: {times[what]:.2f} s")
+                    cpu[what] = pool.cpu() - used
+                    self.stdout.write(
+                        f"  {label} {what}: {times[what]:.2f} s (workers' CPU {cpu[what]:.2f} s)"
+                    )
 
                 timed("from nothing")
                 timed("unchanged")
@@ -182,7 +235,7 @@ class Command(BaseCommand):
                 pool.stop()
         self.stdout.write(
             f"{label}: {members} members, {games} games, {workers} worker(s): "
-            + ", ".join(f"{k} {v:.2f} s" for k, v in times.items())
+            + ", ".join(f"{k} {v:.2f} s (CPU {cpu[k]:.2f} s)" for k, v in times.items())
             + "; peak memory of each worker "
             + ", ".join(f"{peak:.0f} MB" for peak in peaks)
         )
