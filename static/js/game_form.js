@@ -129,7 +129,7 @@
     const say = dice.querySelector(".dice-say");
     const buttons = dice.querySelector(".dice-players");
     const again = dice.querySelector("[data-dice-again]");
-    const labels = [...form.querySelectorAll(":scope > table.entry tr[data-seat] th.seat")].map((th) => th.textContent.trim());
+    const labels = [...form.querySelectorAll(":scope > .seat-rows > table.entry tr[data-seat] th.seat")].map((th) => th.textContent.trim());
     const fields = ["player", "score", "chombo", "hands", "guest"];
     const seated = () =>
       [0, 1, 2, 3].filter((seat) => {
@@ -237,7 +237,17 @@
   // The bar at the bottom (total and save) grows and shrinks with the live check: keep the
   // field being typed in above it. In landscape the bar stands beside the rows instead.
   const bar = form.querySelector(".entry-bar");
+  // A live check taller than its box (large text on a phone) scrolls inside it: it is then a
+  // stop of the keyboard's too, so that the arrow keys scroll it (it holds no control).
+  const scrollsByKeys = () => {
+    const box = document.getElementById("settlement");
+    if (!box) return;
+    if (box.scrollHeight > box.clientHeight + 1) box.tabIndex = 0;
+    else box.removeAttribute("tabindex");
+  };
+  scrollsByKeys();
   const clearOfTheBar = () => {
+    scrollsByKeys();
     const atTheBottom = getComputedStyle(bar).top === "auto";
     const padding = atTheBottom ? bar.offsetHeight + 16 : 16;
     document.documentElement.style.scrollPaddingBottom = `${padding}px`;
@@ -254,7 +264,7 @@
   // when the form has something to say at its top (refused, a date ahead, a kept game).
   const landscape = matchMedia("(orientation: landscape) and (min-width: 56rem)");
   const rowsInView = () => {
-    const rows = [...form.querySelectorAll(":scope > table.entry tbody tr")].filter((tr) => !tr.hidden);
+    const rows = [...form.querySelectorAll(":scope > .seat-rows > table.entry tbody tr")].filter((tr) => !tr.hidden);
     const last = rows[rows.length - 1];
     if (!last || last.getBoundingClientRect().bottom <= innerHeight) return;
     last.scrollIntoView({ block: "end" });
@@ -275,6 +285,7 @@
     settlement().innerHTML = checker.render(result, checkData);
     const names = result.seat_names || [];
     names.forEach((name, seat) => showName(seat, name));
+    scrollsByKeys();
     return result;
   };
   // Offline: the browser says so, or the live check just failed to reach the server (a

@@ -108,7 +108,7 @@ ROWS_AND_SUM_IN_VIEW = """() => {
     const box = el.getBoundingClientRect();
     return box.top >= 0 && box.bottom <= innerHeight;
   };
-  const rows = Array.from(document.querySelectorAll("#game-form > table.entry tbody tr"))
+  const rows = Array.from(document.querySelectorAll("#game-form > .seat-rows > table.entry tbody tr"))
     .filter((tr) => !tr.hidden);
   return {
     rows: rows.map(inView),

@@ -6,7 +6,7 @@
 
 Signs in as the demo club's member (kaiin) and organizer (kiroku), opens each kind of page
 (the home page, the standings, the rating, a member's record, the awards, a meet, a game,
-the game form, the schedule …) in each of these ways:
+the game form, the schedule, 点数を調べる …) in each of these ways:
 
 - a phone (390×844) and a tablet (1024×768) at the app's own size (標準);
 - the same at the app's largest size (特大, the device's choice kept in localStorage);
@@ -75,6 +75,7 @@ WAYS = [
 class Tally:
     views: int = 0
     axe: int = 0
+    axe_where: dict[str, int] = field(default_factory=dict)
     contrast7: int = 0
     contrast_where: dict[str, int] = field(default_factory=dict)
     under24: int = 0
@@ -113,6 +114,7 @@ def demo_pages() -> tuple[list[str], list[str]]:
         "/members/",
         "/rules/",
         "/calculator/?han=3&fu=40&dealer=1&win=tsumo&honba=1&sticks=1",
+        "/hand/",
     ]
     organizer = [
         *member,
@@ -196,12 +198,24 @@ class Command(BaseCommand):
         page.wait_for_url(f"{url}/")
         # The login's saved choice wins over the device's: save this way's size with it.
         page.evaluate(SAVE_SIZE, way.size)
+        # The landing page kept the login's earlier choice on the device: this way's, again.
+        page.evaluate(f"localStorage.setItem('shk-text-size', '{way.size}')")
         for path in pages:
             page.goto(f"{url}{path}")
             page.wait_for_load_state("load")
+            if page.evaluate("document.documentElement.dataset.textSize") != way.size:
+                # The login's earlier choice came back (another run signed in meanwhile):
+                # this way's size again, and the page again, or no figures at all.
+                page.evaluate(SAVE_SIZE, way.size)
+                page.evaluate(f"localStorage.setItem('shk-text-size', '{way.size}')")
+                page.goto(f"{url}{path}")
+                page.wait_for_load_state("load")
+                if page.evaluate("document.documentElement.dataset.textSize") != way.size:
+                    raise CommandError(f"{path} is not at the size {way.size}: not measured")
             if "/games/new/" in path or path.endswith("/edit/"):
                 for box in page.locator("input.score").all():
                     box.fill("40000")
+                page.wait_for_load_state("networkidle")  # the live check's answer is in
             where = f"{login[0]} {path}"
             page.evaluate(axe)
             result = page.evaluate(
@@ -215,6 +229,8 @@ class Command(BaseCommand):
                         tally.contrast_where[key] = tally.contrast_where.get(key, 0) + 1
                 elif v["impact"] in {"serious", "critical"}:
                     tally.axe += len(v["nodes"])
+                    key = f"{where} {v['id']}"
+                    tally.axe_where[key] = tally.axe_where.get(key, 0) + len(v["nodes"])
             probe = page.evaluate(PROBE)
             tally.views += 1
             for t in probe["targets"]:
@@ -258,6 +274,7 @@ class Command(BaseCommand):
             out(f"\n{label}:")
             worst24 = sorted(t.examples24.items(), key=lambda kv: -kv[1])[:6]
             worst44 = sorted(t.examples44.items(), key=lambda kv: -kv[1])[:8]
+            out(f"  axe serious: {sorted(t.axe_where.items())[:8]}")
             out(f"  under 24: {worst24}")
             out(f"  under 44: {worst44}")
             out(f"  sideways: {t.sideways[:8]}")
