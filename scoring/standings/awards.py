@@ -259,12 +259,18 @@ class Winner:
     name: str
     figure: str  # as written: +123.4, 5 回, 2.10, 42,300 点; a reason for an award by hand
     is_guest: bool = False
+    furigana: str = ""  # over the name on the awards page, when the member shows ruby
+
+    @property
+    def guest_mark(self) -> str:
+        """「（ゲスト）」 after a guest's name, nothing after a member's."""
+        return GUEST_MARK if self.is_guest else ""
 
     @property
     def listed_name(self) -> str:
         """The name as the awards page and the report list it: a guest's marked 「（ゲスト）」
         (the certificate writes the name alone)."""
-        return f"{self.name}{GUEST_MARK}" if self.is_guest else self.name
+        return f"{self.name}{self.guest_mark}"
 
 
 @dataclass
@@ -334,7 +340,9 @@ def award_results(award: Award, season: Season) -> list[AwardResult]:
         result = AwardResult(award)
         if award.winner is not None and award.period_key == season.filters.period.key:
             winner = award.winner
-            result.winners.append(Winner(winner.pk, winner.name, award.reason, winner.is_guest))
+            result.winners.append(
+                Winner(winner.pk, winner.name, award.reason, winner.is_guest, winner.furigana)
+            )
         return [result]
     rule = MEASURES.get(award.measure)
     if rule is None:
@@ -367,7 +375,9 @@ def _judged(
             figure = rule.shown(eligible[row.member_id])
             if named and rule.scope is Scope.EACH:
                 figure = f"{kind_name(players or 4)} {figure}"
-            result.winners.append(Winner(row.member_id, row.name, figure, row.is_guest))
+            result.winners.append(
+                Winner(row.member_id, row.name, figure, row.is_guest, row.furigana)
+            )
     return result
 
 

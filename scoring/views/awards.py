@@ -75,6 +75,7 @@ def awards(request: HttpRequest) -> HttpResponse:
     for line in lines:  # each winner with their certificate's address, for the organizer
         line["winners"] = [
             {
+                "winner": w,
                 "listed_name": w.listed_name,
                 "figure": w.figure,
                 "certificate": f"{certificate}?"

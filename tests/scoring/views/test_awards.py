@@ -9,6 +9,7 @@ import re
 import pytest
 from django.urls import reverse
 
+from members.models import Member
 from scoring.models import Award, Measure, StandingsGroup
 from tests.builders import pdf_fonts, pdf_text
 
@@ -151,7 +152,8 @@ def test_an_award_won_by_a_figure_is_not_deleted(organizer_client, award_season)
 def test_a_guest_winner_is_marked_as_the_standings_mark_them(member_client, award_season):
     """With guests counted, G (a guest) shares 役満賞 with C: named 「G ゲスト（ゲスト）」, as
     the standings name a guest; C, a member, is named as before."""
-    text = member_client.get(f"{PAGE}?{H1}&guests=1").content.decode()
+    html = member_client.get(f"{PAGE}?{H1}&guests=1").content.decode()
+    text = re.sub(r"<[^>]+>", "", re.sub(r"<rt>.*?</rt>", "", html))  # as read, ruby off
     assert "G ゲスト（ゲスト）" in text
     assert "C 会員（ゲスト）" not in text
 
@@ -215,3 +217,13 @@ def test_the_certificate_bears_the_day_the_organizer_gave(organizer_client, awar
     assert "令和七年十月五日" in text
     text = "".join(pdf_text(organizer_client.get(asked).content).split())
     assert "令和七年九月三十日" in text
+
+
+def test_a_winners_name_carries_their_furigana(member_client, award_season):
+    """Names on the awards page carry their ふりがな as the standings' do (ruby, shown when the
+    member turns it on); a guest's mark stays after the name, outside the ruby."""
+    Member.objects.filter(name="E 会員").update(furigana="いー かいいん")
+    Member.objects.filter(name="G ゲスト").update(furigana="じー げすと")
+    text = member_client.get(f"{PAGE}?{H1}&guests=1").content.decode()
+    assert "<ruby>E 会員<rt>いー かいいん</rt></ruby>" in text
+    assert "<ruby>G ゲスト<rt>じー げすと</rt></ruby>（ゲスト）" in text
