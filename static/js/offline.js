@@ -23,6 +23,36 @@
     return made;
   };
 
+  const unsent = (items) => items.filter((item) => item.state !== "sent");
+  const summaryOf = (item) => (item && typeof item.summary === "object" && item.summary) || {};
+
+  // 「2026年11月25日（水） 1回戦 1卓」: the queue is the device's, for every meet.
+  const where = (item) => {
+    const summary = summaryOf(item);
+    const place = text("where", { round: summary.round ?? "?", table: summary.table ?? "?" });
+    return summary.meet_label ? `${summary.meet_label} ${place}` : place;
+  };
+
+  // --- signing out with games not sent ----------------------------------------------------
+  // Attached at once, not after the device's check below: a tap on ログアウト just after the
+  // page opens still asks (the check's answer is awaited inside).
+  for (const form of document.querySelectorAll("form[data-sign-out]")) {
+    form.addEventListener("submit", async (event) => {
+      if (form.dataset.confirmed) return;
+      event.preventDefault();
+      const items = (await queue.cannotKeep()) ? [] : await queue.all().catch(() => []);
+      const waiting = unsent(items);
+      if (waiting.length && !window.confirm(text("sign_out_warning", { n: waiting.length, games: waiting.map(where).join("、") }))) return;
+      form.dataset.confirmed = "1";
+      // What was sent is on the server: it leaves the device with the organizer.
+      for (const item of items) if (item.state === "sent") await queue.remove(item.id).catch(() => {});
+      if (navigator.serviceWorker && navigator.serviceWorker.controller) {
+        navigator.serviceWorker.controller.postMessage({ type: "forget" });
+      }
+      form.requestSubmit();
+    });
+  }
+
   // --- a device that cannot keep games says so, once, and keeps nothing --------------------
   // (not https://, no service worker, or a private window refusing the browser's database)
   const band = document.getElementById("offline-band");
@@ -87,16 +117,7 @@
   const list = panel.querySelector(".queue-list");
   const signIn = panel.querySelector(".queue-sign-in");
   const problem = panel.querySelector(".queue-problem");
-  const unsent = (items) => items.filter((item) => item.state !== "sent");
   const queued = (items) => items.filter((item) => item.state === "queued");
-  const summaryOf = (item) => (item && typeof item.summary === "object" && item.summary) || {};
-
-  // 「2026年11月25日（水） 1回戦 1卓」: the queue is the device's, for every meet.
-  const where = (item) => {
-    const summary = summaryOf(item);
-    const place = text("where", { round: summary.round ?? "?", table: summary.table ?? "?" });
-    return summary.meet_label ? `${summary.meet_label} ${place}` : place;
-  };
   // Only the site's own addresses go into a link (a kept item is data, not trusted code).
   const own = (url) => (typeof url === "string" && /^\/[^/\\]/.test(url) ? url : "#");
   // A kept game's lines: seat, name, score, and (settled on the device) place and P, with the
@@ -271,24 +292,6 @@
       await queue.send();
     }
   });
-
-  // --- signing out with games not sent ----------------------------------------------------
-  for (const form of document.querySelectorAll("form[data-sign-out]")) {
-    form.addEventListener("submit", async (event) => {
-      if (form.dataset.confirmed) return;
-      event.preventDefault();
-      const items = await queue.all().catch(() => []);
-      const waiting = unsent(items);
-      if (waiting.length && !window.confirm(text("sign_out_warning", { n: waiting.length, games: waiting.map(where).join("、") }))) return;
-      form.dataset.confirmed = "1";
-      // What was sent is on the server: it leaves the device with the organizer.
-      for (const item of items) if (item.state === "sent") await queue.remove(item.id).catch(() => {});
-      if (navigator.serviceWorker && navigator.serviceWorker.controller) {
-        navigator.serviceWorker.controller.postMessage({ type: "forget" });
-      }
-      form.requestSubmit();
-    });
-  }
 
   draw();
   queue.send(); // any page that opens sends what waits
