@@ -246,23 +246,57 @@
     else box.removeAttribute("tabindex");
   };
   scrollsByKeys();
+  // A phone at large text (特大, the browser's 200 %; the CSS says so in --compact-at-foot):
+  // kept at the screen's foot, the bar is the sum and Save only (with the places and P it took
+  // half the screen, one seat row above it); where it rests in the page's flow, under the seat
+  // rows, Save stands above the sum and the places and P follow, in the flow, not kept.
+  const landscape = matchMedia("(orientation: landscape) and (min-width: 56rem)");
+  const seatRows = form.querySelector(":scope > .seat-rows");
+  const atTheFoot = () => {
+    const box = document.getElementById("settlement");
+    const compact =
+      !landscape.matches && box && getComputedStyle(box).getPropertyValue("--compact-at-foot").trim() === "1";
+    bar.toggleAttribute("data-compact", Boolean(compact));
+    if (!compact) {
+      bar.removeAttribute("data-foot");
+      return;
+    }
+    // The bar's height without the places and P (hidden while it is kept at the foot).
+    const table = box.querySelector(".results.preview");
+    const shown = table && table.getClientRects().length > 0;
+    const apart = shown ? table.offsetHeight + parseFloat(getComputedStyle(table).marginTop) : 0;
+    // Its place in the flow starts where the seat rows end: kept at the foot while that
+    // place is not in view with room for the sum and Save.
+    const foot = seatRows.getBoundingClientRect().bottom + bar.offsetHeight - apart > innerHeight;
+    if (foot !== bar.hasAttribute("data-foot")) {
+      bar.toggleAttribute("data-foot", foot);
+      scrollsByKeys();
+    }
+  };
+  window.addEventListener("scroll", atTheFoot, { passive: true });
+  atTheFoot();
   const clearOfTheBar = () => {
+    atTheFoot();
     scrollsByKeys();
-    const atTheBottom = getComputedStyle(bar).top === "auto";
+    const atTheBottom = getComputedStyle(bar).top === "auto" || bar.hasAttribute("data-foot");
     const padding = atTheBottom ? bar.offsetHeight + 16 : 16;
     document.documentElement.style.scrollPaddingBottom = `${padding}px`;
     const field = document.activeElement;
     if (field && form.contains(field) && !bar.contains(field)) {
       field.scrollIntoView({ block: "nearest" });
+      atTheFoot();
     }
   };
   document.addEventListener("htmx:afterSettle", clearOfTheBar);
   window.addEventListener("resize", clearOfTheBar);
+  // Compact at the foot, the field that takes the focus comes to rest above the bar.
+  form.addEventListener("focusin", () => {
+    if (bar.hasAttribute("data-compact")) clearOfTheBar();
+  });
 
   // A tablet in landscape (the bar beside the rows): a new form opens with the four seat rows
   // in view, scrolled down to them when the window is too short for the page's head too. Not
   // when the form has something to say at its top (refused, a date ahead, a kept game).
-  const landscape = matchMedia("(orientation: landscape) and (min-width: 56rem)");
   const rowsInView = () => {
     const rows = [...form.querySelectorAll(":scope > .seat-rows > table.entry tbody tr")].filter((tr) => !tr.hidden);
     const last = rows[rows.length - 1];
