@@ -278,7 +278,9 @@
   const clearOfTheBar = () => {
     atTheFoot();
     scrollsByKeys();
-    const atTheBottom = getComputedStyle(bar).top === "auto" || bar.hasAttribute("data-foot");
+    // Kept at the screen's foot: in portrait always, except the compact bar at rest in the
+    // flow under the seat rows (its top is the offline band's, never "auto", so ask the mode).
+    const atTheBottom = bar.hasAttribute("data-compact") ? bar.hasAttribute("data-foot") : !landscape.matches;
     const padding = atTheBottom ? bar.offsetHeight + 16 : 16;
     document.documentElement.style.scrollPaddingBottom = `${padding}px`;
     const field = document.activeElement;
@@ -289,10 +291,8 @@
   };
   document.addEventListener("htmx:afterSettle", clearOfTheBar);
   window.addEventListener("resize", clearOfTheBar);
-  // Compact at the foot, the field that takes the focus comes to rest above the bar.
-  form.addEventListener("focusin", () => {
-    if (bar.hasAttribute("data-compact")) clearOfTheBar();
-  });
+  // The field that takes the focus comes to rest above the bar.
+  form.addEventListener("focusin", clearOfTheBar);
 
   // A tablet in landscape (the bar beside the rows): a new form opens with the four seat rows
   // in view, scrolled down to them when the window is too short for the page's head too. Not
