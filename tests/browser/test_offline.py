@@ -234,6 +234,22 @@ def test_a_queued_game_is_changed_in_place_and_the_browser_closing_loses_nothing
     assert [r.score for r in stored.results.order_by("seat")] == [40_000, 32_000, 27_000, 21_000]
 
 
+def click_and_dismiss_the_question(page: Page, button) -> str:
+    """Click, and answer 「キャンセル」 to the question the click brings; return its words.
+    The question comes after the page has read the device's queue, so the answer is given
+    by a handler that waits for it: with `expect_event("dialog")` around the click, a click
+    whose question came before Playwright had finished with it waited on the unanswered
+    question for 30 s (at load 6, two runs in a row)."""
+    said: list[str] = []
+    page.once("dialog", lambda dialog: (said.append(dialog.message), dialog.dismiss()))
+    button.click()
+    for _ in range(100):
+        if said:
+            return said[0]
+        page.wait_for_timeout(100)
+    raise AssertionError("no question came within 10 s of the click")
+
+
 def test_signing_out_with_unsent_games_warns_first_and_names_them(
     page: Page, context: BrowserContext, live_server, meet
 ):
@@ -245,11 +261,8 @@ def test_signing_out_with_unsent_games_warns_first_and_names_them(
     context.set_offline(False)
     expect(page.locator("#queue .queue-count")).to_have_text("未送信 0 件 ・ 要確認 1 件")
     sign_out = page.locator("form[data-sign-out] button").first
-    with page.expect_event("dialog") as asked:
-        sign_out.click()
-    warning = asked.value
-    assert "未送信の対局が 1 件あります：2026年11月25日（水） 1回戦 2卓" in warning.message
-    warning.dismiss()
+    warning = click_and_dismiss_the_question(page, sign_out)
+    assert "未送信の対局が 1 件あります：2026年11月25日（水） 1回戦 2卓" in warning
     expect(page.locator("#queue .queue-count")).to_contain_text("要確認 1 件")  # signed in still
     said = []
     page.once("dialog", lambda dialog: (said.append(dialog.message), dialog.accept()))
@@ -373,10 +386,8 @@ def test_a_kept_game_that_cannot_be_read_can_be_dropped_and_sign_out_still_works
     open_queue(page)
     unreadable = page.locator(".queue-item").first
     expect(unreadable).to_contain_text("要確認")  # not a send address: kept, to check
-    with page.expect_event("dialog") as asked:
-        page.locator("form[data-sign-out] button").first.click()
-    assert "未送信の対局が 1 件あります" in asked.value.message
-    asked.value.dismiss()
+    warning = click_and_dismiss_the_question(page, page.locator("form[data-sign-out] button").first)
+    assert "未送信の対局が 1 件あります" in warning
     page.once("dialog", lambda dialog: dialog.accept())
     page.locator(".queue-item [data-action=drop]").click()
     expect(page.locator("#queue")).to_be_hidden()  # nothing kept
