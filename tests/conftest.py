@@ -4,8 +4,9 @@ from collections.abc import Iterator
 from datetime import date
 
 import pytest
+from django.conf import settings as django_settings
 from django.contrib.auth.models import Group, User
-from django.test import Client
+from django.test import Client, override_settings
 from django.utils import translation
 from hypothesis import settings as hypothesis_settings
 
@@ -55,13 +56,15 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items[:] = [*rest[:at], *first, *rest[at:]]
 
 
-@pytest.fixture(autouse=True)
-def plain_static_storage(settings) -> None:
-    """The manifest storage needs `collectstatic` first; tests use plain static storage."""
-    settings.STORAGES = {
-        **settings.STORAGES,
-        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
-    }
+@pytest.fixture(autouse=True, scope="session")
+def plain_static_storage() -> Iterator[None]:
+    """The manifest storage needs `collectstatic` first; tests use plain static storage, for
+    the whole run: a browser test's live server still answers a page's late requests after
+    the test (a prefetch, the offline copy), and with the storage put back between tests
+    those answered 500 (「Missing staticfiles manifest entry for 'favicon.svg'」)."""
+    plain = {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}
+    with override_settings(STORAGES={**django_settings.STORAGES, "staticfiles": plain}):
+        yield
 
 
 @pytest.fixture(autouse=True)
