@@ -34,7 +34,7 @@ from scoring.notation import HandLevel, meet_date
 from scoring.reports import Progress, no_progress, parts, weasy
 from scoring.reports.cells import lay_out
 from scoring.reports.charts import cumulative_chart
-from scoring.reports.ledger import ledger
+from scoring.reports.ledger import column_shares, ledger
 from scoring.standings import (
     STANDINGS,
     AwardResult,
@@ -96,13 +96,21 @@ def standings_tables(filters: Filters, rows: list[StandingRow]) -> list[dict[str
     first = [c for c in columns if c.key not in SECOND_TABLE]
     second = [c for c in columns if c.key in SECOND_TABLE or c.key in REPEATED]
     return [
-        {"heading": heading, "table": lay_out(cols, rows)}
+        {"heading": heading, "table": table, "shares": _shares(table)}
         for heading, cols in [
             (_("Ranking: P, games and places"), first),
             (_("Rates, mangan or better by kind, chombo"), second),
         ]
         if len(cols) > len(REPEATED)
+        for table in [lay_out(cols, rows)]
     ]
+
+
+def _shares(table: Any) -> list[str]:
+    """Each column's share of the table's width, for its fixed layout."""
+    return column_shares(
+        [h.text for h in table.headings], [[c.text for c in line.cells] for line in table.lines]
+    )
 
 
 def _chart_args(record: MemberRecord) -> tuple[list[str], list[Decimal], str, str]:

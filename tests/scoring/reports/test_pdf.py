@@ -411,3 +411,27 @@ def test_the_meet_sheet_writes_a_negative_with_the_clubs_sign(club):
     settings.save()
     text = pdf_text(render_meet_pdf(meet)[2])
     assert "▲" in text and "−" not in text
+
+
+def test_the_standings_columns_are_shared_out_as_their_widest_text_needs():
+    """The standings' tables are laid out with fixed widths (nothing measured cell by cell):
+    each column gets at least its widest text and padding, the room left in proportion, and
+    the shares fill the table."""
+    from fractions import Fraction
+
+    from scoring.reports.ledger import FIGURE_PADDING, FIGURES, column_shares, ems
+
+    rows = [["1", "長谷川喜美子", "+632.0", "2.21"], ["10", "Li", "−447.8", "2.75"]]
+    shares = column_shares(["順位", "氏名", "合計P", "平均順位"], rows)
+    assert abs(sum(float(s) for s in shares) - 100) < 0.05
+    table = Fraction(186) * Fraction(720, 254)  # A4 less its margins, in pt
+    for i, share in enumerate(shares):
+        widest = max(ems(row[i]) * FIGURES + FIGURE_PADDING for row in rows)
+        assert Fraction(share) / 100 * table >= widest
+    assert max(shares, key=float) == shares[1]  # the names
+    assert column_shares(["順位", "氏名"], []) == ["50.00", "50.00"]
+    html = render_to_string(
+        "reports/standings.html",
+        {"only": "standings", "tables": [{"heading": "", "table": None, "shares": shares}]},
+    )
+    assert html.count('<col style="width: ') == 4
