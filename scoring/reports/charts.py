@@ -182,7 +182,9 @@ def draw_cumulative_chart(
         if xs:
             axes.set_xlim(0.5, len(xs) + 0.5)
         axes.set_ylabel(y_label)
-        axes.set_title(title, loc="left", fontsize=12)
+        # The title where matplotlib would place it (no ticks at the top), said outright: placing it
+        # measures every tick label first, a quarter of the drawing (the same bytes either way).
+        axes.set_title(title, loc="left", fontsize=12, y=1.0)
         axes.grid(axis="y", color=GRID, linewidth=0.6)
         axes.spines[["top", "right"]].set_visible(False)
         return _save(figure, fmt)
@@ -226,7 +228,7 @@ def draw_places_chart(
                     fontsize=10,
                 )
         axes.bar_label(bars, labels=[str(c) for c in counts], padding=2)
-        axes.set_title(title, loc="left", fontsize=12)
+        axes.set_title(title, loc="left", fontsize=12, y=1.0)
         axes.set_ylim(0, max([*counts, 1]) * 1.2)
         axes.yaxis.set_visible(False)
         axes.spines[["top", "right", "left"]].set_visible(False)

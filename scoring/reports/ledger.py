@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
@@ -38,11 +38,12 @@ MINUS_SPAN = f'<span class="m">{MINUS}</span>'
 
 
 @cache
-def _advances() -> tuple[dict[int, Fraction], Fraction]:
-    """Each character's width in half ems as the report's font draws it with ``hwid``, and the
-    width of a character not in the font's map."""
+def _advances() -> tuple[dict[str, int], int, Fraction]:
+    """Each character's width as the report's font draws it with ``hwid``, in the font's own
+    units (whole numbers); the width of a character not in the font's map (an em); and half an
+    em in those units."""
     font = TTFont(STATIC / FONT, lazy=True)
-    half = Fraction(font["head"].unitsPerEm, 2)
+    em = font["head"].unitsPerEm
     metrics = font["hmtx"]
     halved: dict[str, str] = {}
     table = font["GSUB"].table
@@ -52,10 +53,10 @@ def _advances() -> tuple[dict[int, Fraction], Fraction]:
                 for sub in table.LookupList.Lookup[index].SubTable:
                     halved.update(getattr(sub, "ExtSubTable", sub).mapping)
     widths = {
-        code: Fraction(metrics[halved.get(glyph, glyph)][0]) / half
+        chr(code): metrics[halved.get(glyph, glyph)][0]
         for code, glyph in font.getBestCmap().items()
     }
-    return widths, Fraction(2)
+    return widths, em, Fraction(em, 2)
 
 
 @cache
@@ -100,13 +101,14 @@ def column_shares(headings: Sequence[str], rows: Sequence[Sequence[str]]) -> lis
     return [f"{float(w * 100 / whole):.2f}" for w in widest]
 
 
+@lru_cache(maxsize=4096)
 def units(text: str) -> Fraction:
     """``text``'s width in half ems as a ledger line sets it (a minus in its full-width span:
-    an em)."""
-    widths, missing = _advances()
-    return sum(
-        (Fraction(2) if c == MINUS else widths.get(ord(c), missing) for c in text), Fraction(0)
-    )
+    an em). Summed in the font's units, whole numbers, and divided once: a member's part
+    measures a few thousand texts (each twice), most of them the same dates and figures as
+    the other members', so they are remembered too."""
+    widths, em, half = _advances()
+    return Fraction(sum(em if c == MINUS else widths.get(c, em) for c in text)) / half
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,9 @@ started fresh for each report, the files kept in a scratch directory:
 
 ``--layout`` measures instead what each part of the half-year PDF costs to lay out, in this
 process, one after the other: the CPU seconds of its chart, of WeasyPrint's layout and of
-writing its PDF, and its pages (CPU time, so that other work on the machine counts less).
+writing its PDF, and its pages (CPU time, so that other work on the machine counts less); then
+what the report costs besides: the members' records and every part's HTML, the stamps (ranks
+and page numbers) and the join.
 
 Each time is from asking, as a member's click does (``asking.ask``: the report queued), to
 the report being ready. The machine's speed drifts, so a fixed pure-Python loop is timed
@@ -29,6 +31,7 @@ import os
 import random
 import time
 from datetime import date, timedelta
+from itertools import accumulate
 from typing import Any, TextIO, cast
 
 from django.core.management.base import BaseCommand, CommandError
@@ -48,7 +51,8 @@ from scoring.notation import MeetKind
 from scoring.reports import weasy
 from scoring.reports.asking import ask
 from scoring.reports.parts import chart_of
-from scoring.reports.pdf import report_pieces
+from scoring.reports.pdf import NUMBERS_RUN, report_pieces
+from scoring.reports.pdf import _stamps as pdf_stamps
 from scoring.reports.specs import Spec
 from scoring.standings import Filters, Period
 from shirakaba.devtools.management.commands.bench_standings import PREFIX
@@ -166,16 +170,24 @@ class Command(BaseCommand):
 
     def layout(self) -> None:
         """Each part of the half-year PDF laid out here, once: the front matter's one by one,
-        the members' added up (with the mean and the largest), in CPU seconds."""
+        the members' added up (with the mean and the largest), in CPU seconds; then what a
+        report made of parts costs besides its parts: reading the standings and the members'
+        records and making every part's HTML (all the members' HTML is made for every
+        report, to know which parts are kept), the stamps (the ranks, and the page numbers
+        laid out once the parts are made) and joining."""
+        start = time.process_time()
         pieces = report_pieces(Filters(period=Period.parse("2025-H1")))
+        before = time.process_time() - start
         weasy.lay_out("<p></p>")  # the font loaded, as in a worker after its first part
         self.stdout.write(f"{'part':<22}{'pages':>6}{'chart':>8}{'layout':>8}{'PDF':>8}{'all':>8}")
         members: list[tuple[str, float, float, float, float]] = []
+        made: list[tuple[bytes, int]] = []
         for label, piece in pieces:
             start = time.process_time()
             images = {name: chart_of(args) for name, args in piece.charts.items()}
             drawn = time.process_time() - start
-            _pdf, pages, laid_out, written = weasy.timed(piece.html, images)
+            pdf, pages, laid_out, written = weasy.timed(piece.html, images)
+            made.append((pdf, pages))
             line = (label, pages, drawn, laid_out, written)
             if piece.charts:
                 members.append(line)
@@ -187,6 +199,31 @@ class Command(BaseCommand):
             self.stdout.write(self.costs("a member (mean)", *(t / len(members) for t in total)))
             largest = max(members, key=lambda m: m[2] + m[3] + m[4])
             self.stdout.write(self.costs(f"largest: {largest[0]}", *largest[1:]))
+        self.stdout.write(f"records and every part's HTML: {before:.3f} s")
+        self.stamps_and_join(made, len(members))
+
+    def stamps_and_join(self, made: list[tuple[bytes, int]], ranked: int) -> None:
+        """The stamps of the parts ``made`` (their PDFs and pages), laid out as the report lays
+        them out, and the parts joined and stamped (``ranked`` members, the last parts)."""
+        ranks = pdf_stamps([{"label": "", "rank": k} for k in range(1, ranked + 1)], ranked)
+        _ranks, pages, laid_out, written = weasy.timed(ranks.html)
+        self.stdout.write(self.costs("stamps: ranks", pages, 0, laid_out, written))
+        counts = [pages for _pdf, pages in made]
+        total = sum(counts)
+        labels = [{"label": f"{n} / {total}" if n > 1 else ""} for n in range(1, total + 1)]
+        numbers: list[bytes] = []
+        spent = [0.0, 0.0]
+        for at in range(0, total, NUMBERS_RUN):
+            run = pdf_stamps(labels[at : at + NUMBERS_RUN], ranked)
+            stamp, _pages, laid_out, written = weasy.timed(run.html)
+            numbers.append(stamp)
+            spent = [spent[0] + laid_out, spent[1] + written]
+        self.stdout.write(self.costs(f"stamps: numbers ({len(numbers)})", total, 0, *spent))
+        starts = [0, *accumulate(counts)]
+        firsts = {starts[len(made) - ranked + i]: i for i in range(ranked)}
+        start = time.process_time()
+        weasy.join([pdf for pdf, _pages in made], numbers, _ranks, firsts)
+        self.stdout.write(f"joined: {time.process_time() - start:.3f} s")
 
     @staticmethod
     def costs(label: str, pages: float, chart: float, laid_out: float, written: float) -> str:
