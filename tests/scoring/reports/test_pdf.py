@@ -5,6 +5,7 @@ test_games_csv.py."""
 import io
 import re
 from datetime import timedelta
+from fractions import Fraction
 
 import pytest
 from django.template.loader import render_to_string
@@ -14,6 +15,7 @@ from pypdf import PdfReader
 from members.models import Member
 from scoring.models import Hanchan, Meet, PlayerEntry
 from scoring.reports import kept_files
+from scoring.reports.ledger import FIGURE_PADDING, FIGURES, column_shares, ems
 from scoring.reports.pdf import (
     render_meet_pdf,
     render_member_pdf,
@@ -417,10 +419,6 @@ def test_the_standings_columns_are_shared_out_as_their_widest_text_needs():
     """The standings' tables are laid out with fixed widths (nothing measured cell by cell):
     each column gets at least its widest text and padding, the room left in proportion, and
     the shares fill the table."""
-    from fractions import Fraction
-
-    from scoring.reports.ledger import FIGURE_PADDING, FIGURES, column_shares, ems
-
     rows = [["1", "長谷川喜美子", "+632.0", "2.21"], ["10", "Li", "−447.8", "2.75"]]
     shares = column_shares(["順位", "氏名", "合計P", "平均順位"], rows)
     assert abs(sum(float(s) for s in shares) - 100) < 0.05
