@@ -77,8 +77,14 @@ serve: $(STAMP) system-app
 	  "$(VENV)/bin/gunicorn shirakaba.wsgi --bind $(HOST):$(PORT) --workers $(WORKERS) \
 	  --worker-class gthread --threads 4 --keep-alive 10 --access-logfile -"
 
+# The whole suite in two runs: all but the browser tests in two workers (pytest-xdist, one a
+# core here), then the browser tests in one (a browser and a live server each, their timings
+# held by one). TEST_WORKERS=0 runs the first in one process too. A run that ARGS leaves with
+# no test (pytest's status 5) is not a failure.
+TEST_WORKERS ?= 2
 test: $(STAMP) system-test $(AXE)
-	$(VENV)/bin/pytest $(ARGS)
+	$(VENV)/bin/pytest -n $(TEST_WORKERS) -m 'not browser' $(ARGS) || [ $$? -eq 5 ]
+	$(VENV)/bin/pytest -m browser $(ARGS) || [ $$? -eq 5 ]
 
 # The quick loop while working: no browser tests and none marked slow; needs Node.js (the
 # game check's table of cases runs against static/js/entry_check.js in it), not Chromium.
