@@ -180,10 +180,28 @@ def _member_parts(
     return pieces
 
 
-def _stamps(pages: list[dict[str, Any]], ranked: int) -> parts.Piece:
-    return parts.Piece(
-        _html("reports/page_numbers.html", {"stamps": True, "pages": pages, "ranked": ranked})
-    )
+def _stamps(pages: list[dict[str, Any]], ranked: int, side: str = "left") -> parts.Piece:
+    """Stamps (``reports/page_numbers.html``): a page each of ``pages``, its label at the
+    ``side`` of the foot's middle, or the rank it names."""
+    context = {"stamps": side, "pages": pages, "ranked": ranked}
+    return parts.Piece(_html("reports/page_numbers.html", context))
+
+
+def number_runs(pages: int) -> list[parts.Piece]:
+    """The page numbers' stamps "n /" for ``pages`` pages: whole runs of ``NUMBERS_RUN``
+    pages (the first page, the cover, has none), the last one's stamps beyond ``pages`` not
+    used. They depend on nothing else, so every report shares them: kept once, made again
+    only with a new version of the templates."""
+    starts = range(1, pages + 1, NUMBERS_RUN)
+    return [
+        _stamps([{"label": f"{n} /" if n > 1 else ""} for n in range(s, s + NUMBERS_RUN)], 0)
+        for s in starts
+    ]
+
+
+def total_stamp(pages: int) -> parts.Piece:
+    """The stamp of the total, "138" after "n /" (a no-break space between), one page."""
+    return _stamps([{"label": f"\u00a0{pages}"}], 0, side="right")
 
 
 def _standings_pdf(
@@ -196,8 +214,10 @@ def _standings_pdf(
 
     The stamps are parts too, kept like the others: the ranks ("順位 k 位（N 名中）" for k = 1
     to N, a page each) depend only on how many members are ranked, the page numbers ("n /
-    T", in runs of ``NUMBERS_RUN`` pages) only on how many pages there are, so after one more
-    meet both are usually kept."""
+    T") are "n /" in runs of ``NUMBERS_RUN`` pages, the same for every report, and one page of
+    "T". So after one more meet the ranks are usually kept, and the numbers always but the one
+    page of their total; the runs a report is likely to need are shared out with the front
+    matter, so that even a first report does not wait for them at the end."""
     if not with_members:
         progress(_("Standings"), 0, 1)
         pdf = weasy.write_pdf(_html("reports/standings.html", context))
@@ -208,8 +228,12 @@ def _standings_pdf(
     # their records are read, MEMBERS_RUN members at a time (which bounds the memory they
     # take: the records of a thousand members are half a gigabyte).
     ranks = _stamps([{"label": "", "rank": k} for k in range(1, ranked + 1)], ranked)
-    early = parts.prepare([*_front_matter(context), ranks])
-    *front, ranks_part = early
+    front_matter = _front_matter(context)
+    # As many pages as a part has one, a member's two (most have two or three): numbers for as
+    # many are made early, by any worker free; the rest, if any, at the end.
+    likely = number_runs(len(front_matter) + 2 * len(rows))
+    early = parts.prepare([*front_matter, ranks, *likely])
+    front, ranks_part = early[: len(front_matter)], early[len(front_matter)]
     if share:
         parts.queue(early)
     members: list[ReportPart] = []
@@ -225,10 +249,8 @@ def _standings_pdf(
     *pages_of, ranks_part = parts.made(made)
     counts = [part.pages for part in pages_of]
     total = sum(counts)
-    labels = [{"label": f"{n} / {total}" if n > 1 else ""} for n in range(1, total + 1)]
-    runs = [labels[i : i + NUMBERS_RUN] for i in range(0, total, NUMBERS_RUN)]
-    numbers = parts.prepare([_stamps(run, ranked) for run in runs])
-    parts.make_all(numbers, share=share)
+    *numbers, of_total = parts.prepare([*number_runs(total), total_stamp(total)])
+    parts.make_all([*numbers, of_total], share=share)
     # Each member's first page (the pages of the parts before theirs), stamped with the page
     # of their rank.
     starts = [0, *accumulate(counts)]
@@ -236,6 +258,7 @@ def _standings_pdf(
     return weasy.join(
         [parts.read_part(p.digest) for p in pages_of],
         [parts.read_part(p.digest) for p in numbers],
+        parts.read_part(of_total.digest),
         parts.read_part(ranks_part.digest),
         firsts,
     )

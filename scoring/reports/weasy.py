@@ -114,25 +114,33 @@ def write_pdf(html: str, images: Mapping[str, bytes] | None = None) -> bytes:
 
 
 def join(
-    pdfs: Sequence[bytes], numbers: Sequence[bytes], ranks: bytes, rank_on: Mapping[int, int]
+    pdfs: Sequence[bytes],
+    numbers: Sequence[bytes],
+    total: bytes,
+    ranks: bytes,
+    rank_on: Mapping[int, int],
 ) -> bytes:
-    """The parts' PDFs (read from the reports storage), in order, as one, with pikepdf (qpdf). Page i of the joined PDF is
-    stamped with page i of ``numbers`` (their pages one after the other), and the pages in
-    ``rank_on`` also with page ``rank_on[i]`` of ``ranks`` (each stamp a form drawn over the
-    page). The parts' bookmarks are kept, pointing at the joined pages; the first part gives
-    the document's title and language."""
+    """The parts' PDFs (read from the reports storage), in order, as one, with pikepdf (qpdf).
+    Page i of the joined PDF is stamped with page i of ``numbers`` (their pages one after the
+    other: "i /"), every page but the first with the one page of ``total`` (one form shared
+    by all), and the pages in ``rank_on`` also with page ``rank_on[i]`` of ``ranks`` (each
+    stamp a form drawn over the page). The parts' bookmarks are kept, pointing at the joined
+    pages; the first part gives the document's title and language."""
     joined = pikepdf.Pdf.new()
     sources = [pikepdf.Pdf.open(io.BytesIO(pdf)) for pdf in pdfs]
-    stamps = [pikepdf.Pdf.open(io.BytesIO(pdf)) for pdf in [*numbers, ranks]]
+    stamps = [pikepdf.Pdf.open(io.BytesIO(pdf)) for pdf in [*numbers, total, ranks]]
     outline: list[pikepdf.OutlineItem] = []
     for source in sources:
         outline.extend(_bookmarks(source, offset=len(joined.pages)))
         joined.pages.extend(source.pages)
-    number_pages = [page for stamp in stamps[:-1] for page in stamp.pages]
+    number_pages = [page for stamp in stamps[:-2] for page in stamp.pages]
+    of_total = joined.copy_foreign(stamps[-2].pages[0].as_form_xobject())
     rank_pages = stamps[-1].pages
     for index, page in enumerate(joined.pages):
         whole = pikepdf.Rectangle(page.mediabox)
         page.add_overlay(number_pages[index], whole)
+        if index:
+            page.add_overlay(of_total, whole)
         if index in rank_on:
             page.add_overlay(rank_pages[rank_on[index]], whole)
     with joined.open_outline() as bookmarks:

@@ -24,6 +24,7 @@ from scoring.reports.pdf import (
 )
 from scoring.standings import Filters, Period, big_hand_list, compute_standings
 from scoring.templatetags.scoring_tags import signed_p
+from shirakaba.devtools.handouts import Run, text_runs
 from tests.builders import H1, JKMA, KANTAN, pdf_fonts, pdf_text, play, rule
 
 pytestmark = pytest.mark.django_db
@@ -43,6 +44,10 @@ def test_the_half_year_pdf_holds_the_standings_and_embeds_the_japanese_font(club
     assert len(pages) >= 2 + len(club)
     assert "日別成績表" in text and "日計" in text
     assert "IPAexGothic" in pdf_fonts(data)
+
+
+FOOT = 16 / 25.4 * 72  # the A4 page's bottom margin, in points
+MIDDLE = 210 / 25.4 * 72 / 2
 
 
 def page_lines(data: bytes) -> list[list[str]]:
@@ -72,13 +77,23 @@ def test_the_half_year_pdf_is_joined_from_parts_stamped_with_page_numbers_and_ra
 
     data = render_standings_pdf(H2)[2]
     # The standings; the awards (表彰, issue 29); 満貫以上, a part a month with any; チョンボ
-    # and attendance; a part a member; the stamps: the ranks and the page numbers.
+    # and attendance; a part a member; the stamps: the ranks, the page numbers "n /" (one run)
+    # and their total.
     months = {hand["date"].replace(day=1) for hand in big_hand_list(H2)}
-    assert ReportPart.objects.count() == 1 + 1 + max(1, len(months)) + 1 + len(club) + 2
+    assert ReportPart.objects.count() == 1 + 1 + max(1, len(months)) + 1 + len(club) + 3
     pages = page_lines(data)
-    assert not any(" / " in line for line in pages[0])  # the cover
-    for number, lines in enumerate(pages[1:], start=2):
-        assert f"{number} / {len(pages)}" in lines
+    # "n / T" at the foot's middle: "n /" ending there, the total after it on the same line.
+    foot: dict[int, list[Run]] = {}
+    for run in text_runs(data):
+        if run.y < FOOT:
+            foot.setdefault(run.page, []).append(run)
+    assert 0 not in foot  # the cover
+    assert sorted(foot) == list(range(1, len(pages)))
+    for page, runs in foot.items():
+        number, total = sorted(runs, key=lambda run: run.x)
+        assert (number.text, total.text) == (f"{page + 1}/", str(len(pages)))
+        assert number.y == total.y
+        assert number.x < MIDDLE < total.x < MIDDLE + 5  # a space after the slash
     rows = compute_standings(H2)
     firsts = first_pages(data)
     assert len(firsts) == len(rows)

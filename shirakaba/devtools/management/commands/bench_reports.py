@@ -51,7 +51,7 @@ from scoring.notation import MeetKind
 from scoring.reports import weasy
 from scoring.reports.asking import ask
 from scoring.reports.parts import chart_of
-from scoring.reports.pdf import NUMBERS_RUN, report_pieces
+from scoring.reports.pdf import number_runs, report_pieces, total_stamp
 from scoring.reports.pdf import _stamps as pdf_stamps
 from scoring.reports.specs import Spec
 from scoring.standings import Filters, Period
@@ -210,19 +210,19 @@ class Command(BaseCommand):
         self.stdout.write(self.costs("stamps: ranks", pages, 0, laid_out, written))
         counts = [pages for _pdf, pages in made]
         total = sum(counts)
-        labels = [{"label": f"{n} / {total}" if n > 1 else ""} for n in range(1, total + 1)]
         numbers: list[bytes] = []
         spent = [0.0, 0.0]
-        for at in range(0, total, NUMBERS_RUN):
-            run = pdf_stamps(labels[at : at + NUMBERS_RUN], ranked)
+        for run in number_runs(total):
             stamp, _pages, laid_out, written = weasy.timed(run.html)
             numbers.append(stamp)
             spent = [spent[0] + laid_out, spent[1] + written]
         self.stdout.write(self.costs(f"stamps: numbers ({len(numbers)})", total, 0, *spent))
+        of_total, _pages, laid_out, written = weasy.timed(total_stamp(total).html)
+        self.stdout.write(self.costs("stamps: the total", 1, 0, laid_out, written))
         starts = [0, *accumulate(counts)]
         firsts = {starts[len(made) - ranked + i]: i for i in range(ranked)}
         start = time.process_time()
-        weasy.join([pdf for pdf, _pages in made], numbers, _ranks, firsts)
+        weasy.join([pdf for pdf, _pages in made], numbers, of_total, _ranks, firsts)
         self.stdout.write(f"joined: {time.process_time() - start:.3f} s")
 
     @staticmethod
