@@ -51,8 +51,8 @@ from scoring.notation import MeetKind
 from scoring.reports import weasy
 from scoring.reports.asking import ask
 from scoring.reports.parts import chart_of
-from scoring.reports.pdf import number_runs, report_pieces, total_stamp
 from scoring.reports.pdf import _stamps as pdf_stamps
+from scoring.reports.pdf import number_runs, report_pieces, total_stamp
 from scoring.reports.specs import Spec
 from scoring.standings import Filters, Period
 from shirakaba.devtools.management.commands.bench_standings import PREFIX
