@@ -36,6 +36,9 @@ def test_meet_date_in_japanese_and_english():
     with translation.override("en"):
         assert meet_date(date(2025, 4, 9)) == "Wed 9 Apr 2025"
         assert meet_date(date(2025, 4, 9), "short") == "Wed 9 Apr"
+    # The dates are remembered, for each language: the same day in Japanese again.
+    with translation.override("ja"):
+        assert meet_date(date(2025, 4, 9), "short") == "4月9日（水）"
 
 
 def test_css_string_escapes_quotes_and_backslashes():
