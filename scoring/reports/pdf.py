@@ -68,8 +68,9 @@ from scoring.standings import (
 )
 
 CONTENT_TYPE = "application/pdf"
-# The page-number stamps are laid out in parts of this many pages (shared among workers).
-NUMBERS_RUN = 100
+# The page-number stamps "n /" are laid out in runs of this many pages, shared among workers
+# and kept for every report (a report uses its last run's first pages only).
+NUMBERS_RUN = 50
 # The members' records are read, and their parts' HTML made, this many members at a time.
 MEMBERS_RUN = 100
 TOP_ON_COVER = 3  # the half-year report's first page names the top three
