@@ -16,6 +16,8 @@ from pathlib import Path
 from django.conf import settings
 from django.test.utils import override_settings
 
+from shirakaba.supervise import die_with_parent
+
 
 @contextmanager
 def scratch_reports() -> Iterator[Path]:
@@ -65,6 +67,7 @@ class Workers:
                 env=environment,
                 stdout=log.open("w"),
                 stderr=subprocess.STDOUT,
+                preexec_fn=die_with_parent,  # a measurement or test killed ends them too
             )
             for log in self.logs
         ]

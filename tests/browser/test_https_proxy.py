@@ -38,6 +38,7 @@ from django.conf import settings
 from playwright.sync_api import BrowserType, expect
 
 from scoring.management.commands.deploy_files import CADDY_ROOT_DIR
+from shirakaba.supervise import die_with_parent
 from tests.builders import MEET_DAY_NAMES
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -172,6 +173,7 @@ def served(tmp_path: Path) -> Iterator[dict]:
         stdout=serve_log.open("w"),
         stderr=subprocess.STDOUT,
         start_new_session=True,  # its own process group: stop() ends make and all below it
+        preexec_fn=die_with_parent,  # and a killed test run ends it too
     )
     caddy = None
     try:
@@ -196,6 +198,7 @@ def served(tmp_path: Path) -> Iterator[dict]:
             stderr=subprocess.STDOUT,
             env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"},
             start_new_session=True,
+            preexec_fn=die_with_parent,
         )
         root = storage / "pki" / "authorities" / "local" / "root.crt"
         wait_for(

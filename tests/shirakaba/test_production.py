@@ -15,6 +15,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from shirakaba.supervise import die_with_parent
 from tests.builders import production_environment
 
 pytestmark = pytest.mark.slow  # runs `make serve`: migrate, collectstatic, gunicorn
@@ -71,6 +72,9 @@ def server(production_env):
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         start_new_session=True,
+        # A test run killed before its teardown (a timeout, say) ends it too: make gets SIGTERM
+        # and passes it on; the supervisor below it ends with its parent.
+        preexec_fn=die_with_parent,
     )
     base = f"http://127.0.0.1:{port}"
     SERVING[base] = process

@@ -23,6 +23,7 @@ from pypdf import PdfReader
 
 from scoring.models import Report, ReportPart, ReportStatus
 from shirakaba.devtools.workers import Workers
+from shirakaba.supervise import die_with_parent
 from tests.builders import database_url, make_club, put_back_migrated_data
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -246,6 +247,7 @@ def web_server(env: dict[str, str], log: Path) -> Iterator[str]:
             env={**os.environ, **env},
             stdout=output,
             stderr=subprocess.STDOUT,
+            preexec_fn=die_with_parent,  # a killed test run ends it too
         )
     base = f"http://127.0.0.1:{port}"
     try:
