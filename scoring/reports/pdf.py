@@ -253,8 +253,9 @@ def _standings_pdf(
     *numbers, of_total = parts.prepare([*number_runs(total), total_stamp(total)])
     # The runs made early are waited for even when the report ends up shorter: a run held by
     # a worker that died is taken back and made, not left being made.
-    guessed = early[len(front_matter) + 1 :]
-    waited = {part.pk: part for part in [*numbers, of_total, *guessed]}
+    # (Read again: those made since are not queued again.)
+    guessed = parts.made(early[len(front_matter) + 1 :])
+    waited = {part.pk: part for part in [*guessed, *numbers, of_total]}
     parts.make_all(list(waited.values()), share=share)
     # Each member's first page (the pages of the parts before theirs), stamped with the page
     # of their rank.
