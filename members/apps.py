@@ -16,6 +16,12 @@ class MembersConfig(AppConfig):
         # (re)filled after each one; the last signal leaves them complete. Idempotent.
         post_migrate.connect(ensure_groups_after_migrate, dispatch_uid="members.ensure_groups")
 
+        from members.models import ensure_default_club_after_migrate
+
+        post_migrate.connect(
+            ensure_default_club_after_migrate, dispatch_uid="members.ensure_default_club"
+        )
+
         from django.contrib.auth.signals import user_logged_in
 
         from members.context_processors import display_on_sign_in

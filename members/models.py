@@ -1,9 +1,11 @@
 import unicodedata
+from collections.abc import Collection
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.core.management.color import no_style
 from django.core.validators import RegexValidator
-from django.db import models
+from django.db import connections, models
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
@@ -43,6 +45,77 @@ def normalise_name(text: str) -> str:
     return "".join(chr(ord(c) - 0x60) if "ァ" <= c <= "ヶ" else c for c in folded).lower()
 
 
+class Club(models.Model):
+    """A club the install keeps a book for (a circle, a branch): everything it owns points here.
+
+    A site with one club has only the default club (``DEFAULT_PK``), made by the migrations
+    and again after a ``flush`` (``ensure_default_club``), as Django's sites framework does
+    for its default site; nothing about clubs is shown then. Its name is blank: the site's
+    own name stands for it."""
+
+    DEFAULT_PK = 1
+
+    name = models.CharField(
+        _("name"),
+        max_length=NAME_LENGTH,
+        blank=True,
+        validators=[no_control_characters],
+        help_text=_("As the club writes it; blank for the site's one club."),
+    )
+    slug = models.SlugField(_("short name"), max_length=40, unique=True)
+    made_at = models.DateTimeField(_("made at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("club")
+        verbose_name_plural = _("clubs")
+        ordering = ["pk"]
+
+    def __str__(self) -> str:
+        return self.name or self.slug
+
+
+DEFAULT_CLUB_SLUG = "default"
+
+
+class OwnedByAClub:
+    """A model with a ``club`` its forms never show (the code sets it): the constraints that
+    include the club (a name, a day, one a club) are checked all the same, where Django would
+    leave out those of a field the form does not have."""
+
+    def validate_constraints(self, exclude: Collection[str] | None = None) -> None:
+        super().validate_constraints(exclude=set(exclude or ()) - {"club"})  # type: ignore[misc]
+
+
+def default_club() -> int:
+    """A field's default: the site's one club (``Club.DEFAULT_PK``)."""
+    return Club.DEFAULT_PK
+
+
+def ensure_default_club(using: str = "default") -> Club:
+    """The default club, made if it is missing (after ``migrate`` and after a ``flush``),
+    with the database's key sequence moved past it where the database keeps one."""
+    club, made = Club.objects.using(using).get_or_create(
+        pk=Club.DEFAULT_PK, defaults={"slug": DEFAULT_CLUB_SLUG}
+    )
+    if made:
+        connection = connections[using]
+        sequences = connection.ops.sequence_reset_sql(no_style(), [Club])
+        if sequences:
+            with connection.cursor() as cursor:
+                for sql in sequences:
+                    cursor.execute(sql)
+    return club
+
+
+def ensure_default_club_after_migrate(**kwargs: object) -> None:
+    """``post_migrate``'s receiver (connected in ``MembersConfig.ready``): also after a
+    ``flush``, which the test cases that commit run between tests. A database migrated only
+    part of the way, to before the clubs came, is left alone."""
+    using = str(kwargs.get("using", "default"))
+    if Club._meta.db_table in connections[using].introspection.table_names():
+        ensure_default_club(using)
+
+
 class MemberQuerySet(models.QuerySet["Member"]):
     def active(self) -> "MemberQuerySet":
         return self.filter(is_active=True)
@@ -64,9 +137,17 @@ class MemberQuerySet(models.QuerySet["Member"]):
         return [m for m, name, kana in keys if name.startswith(key) or kana.startswith(key)]
 
 
-class Member(models.Model):
+class Member(OwnedByAClub, models.Model):
     """A club member (会員), or a guest who came to try (体験・ゲスト)."""
 
+    club = models.ForeignKey(
+        Club,
+        verbose_name=_("club"),
+        on_delete=models.CASCADE,
+        default=default_club,
+        editable=False,
+        related_name="members",
+    )
     name = models.CharField(
         _("name"),
         max_length=NAME_LENGTH,
@@ -104,7 +185,7 @@ class Member(models.Model):
         verbose_name_plural = _("members")
         ordering = ["furigana", "name"]
         constraints = [
-            models.UniqueConstraint(fields=["name"], name="member_name_unique"),
+            models.UniqueConstraint(fields=["club", "name"], name="member_name_unique_in_club"),
         ]
 
     def __str__(self) -> str:
@@ -131,9 +212,12 @@ class Member(models.Model):
             )
 
     def namesake(self) -> "Member | None":
-        """Another member whose name is this one's once spaces and widths are folded."""
+        """Another member of this one's club whose name is this one's once spaces and widths
+        are folded."""
         key = name_key(self.name)
-        others = Member.objects.exclude(pk=self.pk) if self.pk else Member.objects.all()
+        club = self.club_id if self.club_id is not None else default_club()
+        in_club = Member.objects.filter(club_id=club)
+        others = in_club.exclude(pk=self.pk) if self.pk else in_club
         return next((m for m in others.only("pk", "name") if name_key(m.name) == key), None)
 
 

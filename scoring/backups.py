@@ -14,7 +14,7 @@ report worker's beat (``NOT_BACKED_UP``).
 
 ``restore`` refuses a database that holds anything a backup would replace, and says what it
 found: users, members, meets, games, rule sets other than the five the migrations make (as
-they made them), club settings, groups other than the two roles, history. Not counted: what
+they made them), clubs other than the default one (as made), club settings, groups other than the two roles, history. Not counted: what
 every migrated database has (content types, permissions) and sign-in records (sessions,
 django-axes' logs and failures, the admin's log).
 
@@ -53,6 +53,7 @@ from django.test.utils import override_settings
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from members.models import DEFAULT_CLUB_SLUG, Club
 from members.roles import MEMBER, ORGANIZER, ensure_groups, rights_of_roles
 from scoring.models import (
     Award,
@@ -270,6 +271,8 @@ def data_found() -> dict[str, int]:
             )
         elif model is Award:  # the default awards 0021 gave those groups, as made
             rows = rows.exclude(pk__in=default_awards_as_made().values("pk"))
+        elif model is Club:  # the site's one club, as the migrations and flush make it
+            rows = rows.exclude(pk=Club.DEFAULT_PK, slug=DEFAULT_CLUB_SLUG, name="")
         if count := rows.count():
             with translation.override(None):
                 name = meta.verbose_name if count == 1 else meta.verbose_name_plural

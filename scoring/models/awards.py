@@ -110,7 +110,7 @@ class Award(models.Model):
     winner = models.ForeignKey(
         Member,
         verbose_name=_("winner"),
-        on_delete=models.PROTECT,
+        on_delete=models.RESTRICT,
         null=True,
         blank=True,
         related_name="awards_given",

@@ -8,14 +8,22 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
-from members.models import NAME_LENGTH
+from members.models import NAME_LENGTH, Club, default_club
 
 HEAD_TO_HEAD_MOST = 99  # the most games together a member's page may ask of a tablemate
 
 
 class ClubSettings(models.Model):
-    """Choices the organizer makes in the app (one row)."""
+    """Choices the organizer makes in the app (one row a club)."""
 
+    club = models.OneToOneField(
+        Club,
+        verbose_name=_("club"),
+        on_delete=models.CASCADE,
+        default=default_club,
+        editable=False,
+        related_name="settings",
+    )
     standings_public = models.BooleanField(
         _("standings open to visitors"),
         default=False,
@@ -62,8 +70,8 @@ class ClubSettings(models.Model):
     @classmethod
     def load(cls) -> ClubSettings:
         """The one row; the defaults (not yet saved) until the organizer first changes one."""
-        found = cls.objects.filter(pk=1).first()
-        return found if found is not None else cls(pk=1)
+        found = cls.objects.filter(club_id=Club.DEFAULT_PK).first()
+        return found if found is not None else cls(pk=1, club_id=Club.DEFAULT_PK)
 
     @classmethod
     def minus(cls) -> str:

@@ -127,7 +127,7 @@ class Hanchan(SettledRecord):
     round_no = models.PositiveSmallIntegerField(
         _("round"), validators=[MinValueValidator(1), MaxValueValidator(LAST_ROUND)]
     )
-    rule_set = models.ForeignKey(RuleSet, verbose_name=_("rule set"), on_delete=models.PROTECT)
+    rule_set = models.ForeignKey(RuleSet, verbose_name=_("rule set"), on_delete=models.RESTRICT)
     deposits_held = models.PositiveIntegerField(
         _("deposits held"),
         default=0,
@@ -393,7 +393,7 @@ class HanchanResult(SettledRecord):
         Hanchan, verbose_name=_("game"), on_delete=models.CASCADE, related_name="results"
     )
     member = models.ForeignKey(
-        Member, verbose_name=_("member"), on_delete=models.PROTECT, related_name="results"
+        Member, verbose_name=_("member"), on_delete=models.RESTRICT, related_name="results"
     )
     seat = models.PositiveSmallIntegerField(_("seat"), choices=Seat.choices)
     score = models.IntegerField(_("score"))
@@ -410,7 +410,7 @@ class HanchanResult(SettledRecord):
         Meet, verbose_name=_("meet"), on_delete=models.CASCADE, related_name="+"
     )
     rule_set = models.ForeignKey(
-        RuleSet, verbose_name=_("rule set"), on_delete=models.PROTECT, related_name="+"
+        RuleSet, verbose_name=_("rule set"), on_delete=models.RESTRICT, related_name="+"
     )
     played_on = models.DateField(_("date"))
     is_last = models.BooleanField(_("last place"))

@@ -20,7 +20,14 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
-from members.models import NOTE_LENGTH, Member, no_control_characters
+from members.models import (
+    NOTE_LENGTH,
+    Club,
+    Member,
+    OwnedByAClub,
+    default_club,
+    no_control_characters,
+)
 from scoring.models.rule_sets import RuleSet
 from scoring.notation import MEET_DATES, MeetKind, meet_date
 from scoring.signals import meet_finalised
@@ -47,7 +54,7 @@ def finalised_error() -> ValidationError:
     )
 
 
-class Meet(models.Model):
+class Meet(OwnedByAClub, models.Model):
     """A meet (例会): one day's play, usually three rounds at several tables."""
 
     ROUNDS = 3
@@ -56,6 +63,14 @@ class Meet(models.Model):
     # A reopening's reason, with 「確定解除: 」 before it, fits the history's change reason.
     REOPEN_REASON_LENGTH = HISTORY_REASON_LENGTH - len(REOPEN_REASON)
 
+    club = models.ForeignKey(
+        Club,
+        verbose_name=_("club"),
+        on_delete=models.CASCADE,
+        default=default_club,
+        editable=False,
+        related_name="meets",
+    )
     date = models.DateField(
         _("date"),
         validators=[MinValueValidator(MEET_DATES[0]), MaxValueValidator(MEET_DATES[1])],
@@ -66,7 +81,7 @@ class Meet(models.Model):
     rule_set = models.ForeignKey(
         RuleSet,
         verbose_name=_("rule set"),
-        on_delete=models.PROTECT,
+        on_delete=models.RESTRICT,
         help_text=_("The rule set new games of this meet start with."),
     )
     attendees = models.ManyToManyField(
@@ -98,8 +113,8 @@ class Meet(models.Model):
         ordering = ["-date", "kind"]
         constraints = [
             models.UniqueConstraint(
-                fields=["date", "kind"],
-                name="one_meet_per_day_and_kind",
+                fields=["club", "date", "kind"],
+                name="one_meet_per_day_and_kind_in_club",
                 violation_error_message=_("A meet of this kind exists on this day already."),
             ),
         ]
@@ -371,7 +386,7 @@ class DrawnPlace(models.Model):
     )
     order = models.PositiveSmallIntegerField(_("order"), default=0)
     member = models.ForeignKey(
-        Member, verbose_name=_("member"), on_delete=models.PROTECT, related_name="drawn_places"
+        Member, verbose_name=_("member"), on_delete=models.RESTRICT, related_name="drawn_places"
     )
     seed = models.BigIntegerField(_("seed"), default=0)
 

@@ -10,6 +10,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from members.models import Club, default_club
+
 
 class ReportStatus(models.TextChoices):
     QUEUED = "queued", _("queued")
@@ -101,6 +103,14 @@ class Report(MadeByWorker):
     ``step``, ``done`` and ``total`` are its progress, written by the task as it goes.
     """
 
+    club = models.ForeignKey(
+        Club,
+        verbose_name=_("club"),
+        on_delete=models.CASCADE,
+        default=default_club,
+        editable=False,
+        related_name="reports",
+    )
     spec = models.JSONField()
     spec_key = models.CharField(max_length=64, db_index=True)  # the same report, any data
     task_id = models.CharField(max_length=64, blank=True)

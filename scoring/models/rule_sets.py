@@ -11,6 +11,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
+from members.models import Club, OwnedByAClub, default_club
 from scoring import rating, rules
 from scoring.notation import SEAT_NAMES, seat_label
 
@@ -73,7 +74,7 @@ def ladder_validator(text: str) -> None:
         ) from error
 
 
-class StandingsGroup(models.Model):
+class StandingsGroup(OwnedByAClub, models.Model):
     """成績グループ: rule sets whose points may be added up in one standings table.
 
     P from different rule systems is never added together (DOMAIN.md, "Standings groups"):
@@ -81,7 +82,15 @@ class StandingsGroup(models.Model):
     3-player rules share the club's group; every other rule system has a group of its own.
     """
 
-    name = models.CharField(_("name"), max_length=60, unique=True)
+    club = models.ForeignKey(
+        Club,
+        verbose_name=_("club"),
+        on_delete=models.CASCADE,
+        default=default_club,
+        editable=False,
+        related_name="standings_groups",
+    )
+    name = models.CharField(_("name"), max_length=60)
     description = models.TextField(_("description"), blank=True)
     dan_ladder = models.CharField(
         _("段位 ladder"),
@@ -100,12 +109,19 @@ class StandingsGroup(models.Model):
         verbose_name = _("standings group")
         verbose_name_plural = _("standings groups")
         ordering = ["pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "name"],
+                name="standings_group_name_unique_in_club",
+                violation_error_message=_("A standings group of this name exists already."),
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.name
 
     @classmethod
-    def club(cls) -> StandingsGroup:
+    def clubs_own(cls) -> StandingsGroup:
         """The club's group: the one the default rule set belongs to."""
         return cls.objects.get(rule_sets__is_default=True)
 
@@ -133,7 +149,7 @@ class RuleSetQuerySet(models.QuerySet["RuleSet"]):
         return chosen, rule_sets
 
 
-class RuleSet(models.Model):
+class RuleSet(OwnedByAClub, models.Model):
     """A rule system's parameters. Once a game uses it, it is frozen: copy it instead."""
 
     PARAMETER_FIELDS = (
@@ -155,12 +171,20 @@ class RuleSet(models.Model):
         "floor_at_zero",
     )
 
-    name = models.CharField(_("name"), max_length=60, unique=True)
+    club = models.ForeignKey(
+        Club,
+        verbose_name=_("club"),
+        on_delete=models.CASCADE,
+        default=default_club,
+        editable=False,
+        related_name="rule_sets",
+    )
+    name = models.CharField(_("name"), max_length=60)
     description = models.TextField(_("description"), blank=True)
     group = models.ForeignKey(
         StandingsGroup,
         verbose_name=_("standings group"),
-        on_delete=models.PROTECT,
+        on_delete=models.RESTRICT,
         related_name="rule_sets",
         help_text=_("Games under rule sets of one group are added up in one standings table."),
     )
@@ -236,9 +260,14 @@ class RuleSet(models.Model):
         ordering = ["-is_default", "players", "name"]
         constraints = [
             models.UniqueConstraint(
-                fields=["is_default"],
+                fields=["club", "name"],
+                name="rule_set_name_unique_in_club",
+                violation_error_message=_("A rule set of this name exists already."),
+            ),
+            models.UniqueConstraint(
+                fields=["club"],
                 condition=models.Q(is_default=True),
-                name="one_default_rule_set",
+                name="one_default_rule_set_in_club",
             ),
         ]
 

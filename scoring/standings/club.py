@@ -43,7 +43,7 @@ class Filters:
             return None
         if self.rule_set is not None:
             return self.rule_set.group
-        return self.group or StandingsGroup.club()
+        return self.group or StandingsGroup.clubs_own()
 
     @cached_property
     def group_rule_sets(self) -> list[RuleSet]:

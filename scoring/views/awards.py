@@ -112,7 +112,7 @@ def award_edit(request: HttpRequest) -> HttpResponse:
     """The organizer's list of the group's awards (name, order, given or not, eligibility),
     and an award given by hand (敢闘賞) with its winner."""
     filters = filters_from(request)
-    group = filters.standings_group or StandingsGroup.club()
+    group = filters.standings_group or StandingsGroup.clubs_own()
     awards_of_group = Award.objects.of_group(group)
     periods = award_periods(filters.period.start or timezone.localdate())
     formset = AwardFormSet(

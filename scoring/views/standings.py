@@ -169,7 +169,7 @@ def standings(request: HtmxHttpRequest) -> HttpResponse:
 def rating_for(request: HttpRequest, filters: Filters, member_id: int | None = None) -> Rating:
     """The rating the query string names: the filters' standings group, at ``players`` 3 or 4
     (the group's 4-player rating when it has one)."""
-    group = filters.standings_group or StandingsGroup.club()
+    group = filters.standings_group or StandingsGroup.clubs_own()
     choices = rating_players(group) or [4]
     players = query_number(request.GET.get("players"))
     return compute_rating(group, players if players in choices else choices[0], member_id=member_id)
@@ -211,7 +211,7 @@ def rating_table(request: HtmxHttpRequest) -> HttpResponse:
 def member_ratings(filters: Filters, member: Member) -> list[Rating]:
     """The member's ratings in the filters' group (4-player, then 3-player), those with games
     of theirs, each with the member's games and changes."""
-    group = filters.standings_group or StandingsGroup.club()
+    group = filters.standings_group or StandingsGroup.clubs_own()
     rule_sets = filters.group_rule_sets
     found = []
     for players in rating_players(group, rule_sets):

@@ -87,9 +87,9 @@ def test_the_organizer_moves_a_rule_set_in_use_to_another_group(
     play(bare_meet, 1, 1, jkma, people[:4], [40_000, 30_000, 20_000, 10_000])
     data = {k: ("" if v is None else v) for k, v in model_to_dict(jkma).items()}
     data = {k: v for k, v in data.items() if k not in ("id", "is_default")}
-    data["group"] = StandingsGroup.club().pk
+    data["group"] = StandingsGroup.clubs_own().pk
     response = organizer_client.post(f"/admin/scoring/ruleset/{jkma.pk}/change/", data)
     assert response.status_code == 302, response.content.decode()[:3000]
-    assert rule(JKMA).group == StandingsGroup.club()
+    assert rule(JKMA).group == StandingsGroup.clubs_own()
     rows = compute_standings(Filters(period=Period.parse("2025-04")))
     assert row_of(rows, people[0]).total == D(27)

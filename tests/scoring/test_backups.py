@@ -594,7 +594,7 @@ def test_a_restore_keeps_the_clubs_awards_and_gives_an_older_backup_the_defaults
     from scoring.models import DEFAULT_AWARDS, Award, StandingsGroup
 
     assert data_found() == {}  # the default awards are what a migrated database holds
-    group = StandingsGroup.club()
+    group = StandingsGroup.clubs_own()
     award = Award.objects.of_group(group).first()
     # The club's own list, in the backup: its first award renamed.
     renamed = edited(json_backup, change=lambda objects: _rename_award(objects, award.pk))
@@ -611,7 +611,7 @@ def test_a_restore_keeps_the_clubs_awards_and_gives_an_older_backup_the_defaults
         ),
     )
     assert restore(without) == "json"
-    names = [a.name for a in Award.objects.of_group(StandingsGroup.club())]
+    names = [a.name for a in Award.objects.of_group(StandingsGroup.clubs_own())]
     assert names == [name for _m, name, _s, _g in DEFAULT_AWARDS]
 
 

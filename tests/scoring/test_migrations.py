@@ -75,7 +75,7 @@ print(json.dumps(out, ensure_ascii=False))
 def test_migration_settles_the_stored_games_again_as_the_sheets_say(databases, tmp_path):
     live, _restored = databases
     manage(live, tmp_path, "migrate", "scoring", "0005", "-v0")
-    manage(live, tmp_path, "migrate", "members", "-v0")
+    manage(live, tmp_path, "migrate", "members", "0006", "-v0")
     assert run_python(live, tmp_path, OLD_GAMES) == "ok"
     manage(live, tmp_path, "migrate", "-v0")
     games = json.loads(run_python(live, tmp_path, AFTER))
@@ -93,3 +93,42 @@ def test_migration_settles_the_stored_games_again_as_the_sheets_say(databases, t
     assert club["version"] == 1 and "ルール表の読み直しで再精算" not in club["reasons"]
     assert all(g["rule_sets"] == [True] for g in games.values())
     assert "All 3 games agree" in manage(live, tmp_path, "check_results")
+
+
+@pytest.mark.slow
+def test_the_clubs_migration_moves_a_filled_database_into_the_default_club_unchanged(
+    databases, tmp_path
+):
+    """members 0007 and scoring 0028 put today's data in the default club: what the club sees
+    (the standings pages, the half-year PDF's text, the Excel's cells and the games CSV of the
+    demo and a played half-year) is the same before and after. The database is filled, taken
+    back to before the clubs (the columns and the table go), and migrated forward again."""
+    live, _restored = databases
+    manage(live, tmp_path / "data-before", "snapshot_outputs", str(tmp_path / "before"))
+    manage(live, tmp_path / "data-before", "migrate", "members", "0006", "-v0")
+    tables = run_python(
+        live,
+        tmp_path,
+        "import django; django.setup(); from django.db import connection as c; "
+        "print(sorted(t for t in c.introspection.table_names() if 'club' in t))",
+    )
+    assert "members_club" not in tables and "scoring_clubsettings" in tables
+    # A fresh data folder: nothing kept from the first run answers for the second.
+    manage(live, tmp_path / "data-after", "snapshot_outputs", "--as-is", str(tmp_path / "after"))
+
+    before = {p.name: p.read_text() for p in (tmp_path / "before").iterdir()}
+    after = {p.name: p.read_text() for p in (tmp_path / "after").iterdir()}
+    assert any(name.endswith(".csv") for name in before) and len(before) >= 10
+    assert sorted(after) == sorted(before)
+    changed = [name for name in before if after[name] != before[name]]
+    assert changed == []
+    owned = run_python(
+        live,
+        tmp_path,
+        "import django; django.setup(); from members.models import Club, Member; "
+        "from scoring.models import Meet, RuleSet; "
+        "print(list(Club.objects.values_list('pk', 'slug')), "
+        "Member.objects.exclude(club_id=1).count() + Meet.objects.exclude(club_id=1).count() "
+        "+ RuleSet.objects.exclude(club_id=1).count(), Member.objects.count())",
+    )
+    assert owned.startswith("[(1, 'default')] 0 ") and not owned.endswith(" 0")

@@ -314,9 +314,9 @@ class TestShippedRuleSets:
         assert "箱下精算なし" in rule(PARLOR3).description
 
     def test_each_rule_set_has_its_group_and_the_club_rules_share_one(self):
-        assert rule(CLUB4).group == rule(CLUB3).group == StandingsGroup.club()
+        assert rule(CLUB4).group == rule(CLUB3).group == StandingsGroup.clubs_own()
         others = {rule(n).group.pk for n in (JKMA, PARLOR3, KANTAN)}
-        assert len(others) == 3 and StandingsGroup.club().pk not in others
+        assert len(others) == 3 and StandingsGroup.clubs_own().pk not in others
 
 
 class TestFinalisedMeansFinal:

@@ -439,7 +439,7 @@ def test_an_award_edited_or_an_earlier_game_changed_makes_a_new_digest(recorded_
     shows, so the kept file is not served again."""
     spec = Spec.of("standings.pdf", Filters(period=Period.parse("2025-H2")))
     before = registry.digest_of(spec)
-    award = Award.objects.of_group(StandingsGroup.club()).first()
+    award = Award.objects.of_group(StandingsGroup.clubs_own()).first()
     award.name = "最優秀賞"
     award.save()
     renamed = registry.digest_of(spec)

@@ -69,7 +69,7 @@ def test_the_monthly_report_has_no_awards(award_season):
 def test_the_half_year_report_lists_the_promotions_of_the_ladder(award_season):
     """With 初段 at 1510 and 二段 at 1530 (tests/scoring/standings/test_rating.py works the
     season's R): E reaches both on 4/23 at R 1530.24; without a ladder there is no list."""
-    group = StandingsGroup.club()
+    group = StandingsGroup.clubs_own()
     half = Filters(period=Period.half(2025, 1))
     without = pdf_text(render_standings_pdf(half, with_members=False)[2])
     assert "昇段" not in without

@@ -114,7 +114,7 @@ def test_highest_score_in_one_game_is_a_tie(results):
 
 
 def test_the_share_and_games_per_meet_are_the_awards_settings(award_season):
-    award = Award.objects.of_group(StandingsGroup.club()).get(measure=Measure.AVERAGE_PLACE)
+    award = Award.objects.of_group(StandingsGroup.clubs_own()).get(measure=Measure.AVERAGE_PLACE)
     assert min_games_for(award, 12) == 17  # 12 × 2 × 0.70 = 16.8
     award.games_per_meet, award.min_share = 3, Decimal(50)
     award.save()
@@ -128,7 +128,7 @@ def test_the_share_and_games_per_meet_are_the_awards_settings(award_season):
 
 
 def test_an_award_given_by_hand_is_listed_in_its_period(award_season):
-    group = StandingsGroup.club()
+    group = StandingsGroup.clubs_own()
     Award.objects.create(
         group=group,
         name="敢闘賞",
@@ -145,7 +145,7 @@ def test_an_award_given_by_hand_is_listed_in_its_period(award_season):
 
 
 def test_an_award_turned_off_is_not_given(award_season):
-    group = StandingsGroup.club()
+    group = StandingsGroup.clubs_own()
     Award.objects.of_group(group).filter(measure=Measure.WINS).update(is_shown=False)
     measures = [r.award.measure for r in compute_awards(Filters(period=H1))]
     assert Measure.WINS not in measures
@@ -235,7 +235,7 @@ def test_the_rating_award_counts_the_games_of_its_own_kind(mixed_season):
 def test_the_minimum_of_a_kind_is_rounded_up_exactly(club_rule):
     """22/7 meets' worth of 4-player games × 2 a meet × 70 % = 4.4 → 5; seven meets' worth
     at 50 % of 3 a meet = 10.5 → 11; 10 meets × 2 × 70 % = 14 exactly, not rounded up."""
-    award = Award.objects.of_group(StandingsGroup.club()).get(measure=Measure.AVERAGE_PLACE)
+    award = Award.objects.of_group(StandingsGroup.clubs_own()).get(measure=Measure.AVERAGE_PLACE)
     assert min_games_for(award, Fraction(22, 7)) == 5
     assert min_games_for(award, 10) == 14
     award.games_per_meet, award.min_share = 3, Decimal(50)

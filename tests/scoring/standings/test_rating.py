@@ -40,7 +40,7 @@ def r_of(rating):
 
 def test_four_player_rating_worked_by_hand(rated):
     a, b, c, d, e = rated["people"][:5]
-    group = StandingsGroup.club()
+    group = StandingsGroup.clubs_own()
     rating = compute_rating(group, 4, member_id=a.pk)
     assert r_of(rating) == {
         a.name: 154_940,
@@ -65,7 +65,7 @@ def test_four_player_rating_worked_by_hand(rated):
 
 def test_three_player_games_are_rated_apart(rated):
     a, _b, _c, d, e = rated["people"][:5]
-    group = StandingsGroup.club()
+    group = StandingsGroup.clubs_own()
     assert rating_players(group) == [4, 3]
     rating = compute_rating(group, 3)
     assert r_of(rating) == {a.name: 153_000, d.name: 148_500, e.name: 148_500}
@@ -78,7 +78,7 @@ def test_an_old_game_edited_rerates_what_follows(rated):
     game1 = rated["game1"]
     entries = [(a, 20_000), (b, 25_000), (c, 35_000), (d, 40_000)]
     play_again(game1, entries)
-    rating = compute_rating(StandingsGroup.club(), 4)
+    rating = compute_rating(StandingsGroup.clubs_own(), 4)
     assert r_of(rating) == {
         a.name: 149_052,
         b.name: 151_002,
@@ -87,7 +87,7 @@ def test_an_old_game_edited_rerates_what_follows(rated):
         e.name: 146_981,
     }
     game1.remove()
-    rating = compute_rating(StandingsGroup.club(), 4)
+    rating = compute_rating(StandingsGroup.clubs_own(), 4)
     # Only game 2 is left, all new: +20 +20 −10 −30.
     assert r_of(rating) == {a.name: 152_000, b.name: 152_000, c.name: 149_000, e.name: 147_000}
 
@@ -101,7 +101,7 @@ def play_again(game, entries):
 
 def test_minimum_games_and_sorting(rated):
     a, b, c, d, e = rated["people"][:5]
-    rating = compute_rating(StandingsGroup.club(), 4)
+    rating = compute_rating(StandingsGroup.clubs_own(), 4)
     rows = rating_rows(rating, min_games=2, guests=True)
     assert [(row.name, row.position) for row in rows] == [
         (a.name, 1),
@@ -129,7 +129,7 @@ def test_the_kept_state_never_outlives_a_change(rated, club_rule):
     """The table starts from the cache's state while the record up to its day is unchanged,
     and rates afresh after any change before it: each time the same as every game worked."""
     a, b, c, d = rated["people"][:4]
-    group = StandingsGroup.club()
+    group = StandingsGroup.clubs_own()
 
     def agrees():
         kept = compute_rating(group, 4)
@@ -165,7 +165,7 @@ def test_promotions_of_the_ladder_on_the_awards_season(award_season):
     4/9 table 1 A 1530.00, B 1510.00; after 4/9 table 2 B 1539.69; after 4/23 E 1530.24.
     With 初段 at 1510 and 二段 at 1530, A reaches both on 4/9, B 初段 on 4/9 at its first game
     and 二段 at its second, E both on 4/23; the guest G (1470.24) none."""
-    group = StandingsGroup.club()
+    group = StandingsGroup.clubs_own()
     group.dan_ladder = "初段 1510、二段 1530"
     group.save()
     got = [
@@ -189,7 +189,7 @@ def test_promotions_of_the_ladder_on_the_awards_season(award_season):
 
 
 def test_a_ladder_that_does_not_read_is_refused(club_rule):
-    group = StandingsGroup.club()
+    group = StandingsGroup.clubs_own()
     group.dan_ladder = "初段 1600、二段 1500"
     with pytest.raises(ValidationError) as refused:
         group.full_clean()

@@ -20,7 +20,7 @@ H1 = "period=2025-H1"
 
 
 def award(measure):
-    return Award.objects.of_group(StandingsGroup.club()).get(measure=measure)
+    return Award.objects.of_group(StandingsGroup.clubs_own()).get(measure=measure)
 
 
 def test_a_member_sees_the_winners_with_their_figures(member_client, award_season):

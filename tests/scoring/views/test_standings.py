@@ -223,7 +223,7 @@ def test_the_standings_page_and_the_export_command_take_a_group(
 
 
 def test_a_rule_of_another_group_than_the_one_named_is_ignored(three_systems, member_client):
-    club = StandingsGroup.club()
+    club = StandingsGroup.clubs_own()
     html = member_client.get(
         f"/standings/?period=2025-H1&group={club.pk}&rule={rule(JKMA).pk}"
     ).content.decode()

@@ -187,7 +187,7 @@ class Command(BaseCommand):
         rating page and a member's page (which rates every game each time: it shows the
         member's own changes); then the same after one more meet (75 games, rolled back
         afterwards), from the state the cache kept before it."""
-        group = StandingsGroup.club()
+        group = StandingsGroup.clubs_own()
         key = rating_cache_key(group, 4)
         member = HanchanResult.objects.values_list("member_id", flat=True).first()
         self.stdout.write(

@@ -2,6 +2,7 @@
 (a refactoring must change none of it).
 
     SHIRAKABA_DATA_DIR=$(mktemp -d) python manage.py snapshot_outputs OUTDIR
+    python manage.py snapshot_outputs --as-is OUTDIR   # the same database, after an upgrade
 
 In an empty scratch database (the data directory's own SQLite file): migrates, loads the demo
 club, then plays a half-year (2025年度 上期) under three rule sets (白樺会 四人打ち and 三人打ち in
@@ -83,15 +84,25 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("outdir", type=Path)
+        parser.add_argument(
+            "--as-is",
+            action="store_true",
+            help="Write what the database holds (after migrate), adding nothing: run once with "
+            "the old code, then with --as-is after an upgrade, and compare.",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         call_command("migrate", verbosity=0)
-        if Member.objects.exists() or Meet.objects.exists():
+        if options["as_is"]:
+            if not User.objects.filter(username="kaiin").exists():
+                raise CommandError("--as-is reads a database this command filled before.")
+        elif Member.objects.exists() or Meet.objects.exists():
             raise CommandError("Use an empty scratch database (SHIRAKABA_DATA_DIR=$(mktemp -d)).")
         out: Path = options["outdir"]
         out.mkdir(parents=True, exist_ok=True)
-        call_command("load_demo", stdout=io.StringIO())
-        play_three_rule_sets()
+        if not options["as_is"]:
+            call_command("load_demo", stdout=io.StringIO())
+            play_three_rule_sets()
         client = Client()
         client.force_login(User.objects.get(username="kaiin"))
         storages = {

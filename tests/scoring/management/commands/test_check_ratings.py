@@ -28,7 +28,7 @@ def test_check_ratings_finds_a_kept_state_that_drifted(club_rule, people):
     still matching) is found."""
     meet = Meet.objects.create(date="2025-04-09", kind="wed", rule_set=club_rule)
     play(meet, 1, 1, club_rule, people[:4], [40_000, 30_000, 30_000, 20_000])
-    group = StandingsGroup.club()
+    group = StandingsGroup.clubs_own()
     compute_rating(group, 4)
     key = rating_cache_key(group, 4)
     state = cache.get(key)
