@@ -62,7 +62,7 @@ class Club(models.Model):
         validators=[no_control_characters],
         help_text=_("As the club writes it; blank for the site's one club."),
     )
-    slug = models.SlugField(_("short name"), max_length=40, unique=True)
+    slug = models.SlugField(_("short name"), max_length=30, unique=True)
     made_at = models.DateTimeField(_("made at"), auto_now_add=True)
 
     class Meta:

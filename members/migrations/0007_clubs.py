@@ -32,7 +32,7 @@ class Migration(migrations.Migration):
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
                 ('name', models.CharField(blank=True, help_text="As the club writes it; blank for the site's one club.", max_length=40, validators=[members.models.no_control_characters], verbose_name='name')),
-                ('slug', models.SlugField(max_length=40, unique=True, verbose_name='short name')),
+                ('slug', models.SlugField(max_length=30, unique=True, verbose_name='short name')),
                 ('made_at', models.DateTimeField(auto_now_add=True, verbose_name='made at')),
             ],
             options={
