@@ -91,6 +91,19 @@ def default_club() -> int:
     return Club.DEFAULT_PK
 
 
+def club_field(related_name: str) -> "models.ForeignKey[Club, Club]":
+    """The ``club`` of what a club owns: never on a form (the code sets it), the default club
+    unless given, deleted with its club."""
+    return models.ForeignKey(
+        Club,
+        verbose_name=_("club"),
+        on_delete=models.CASCADE,
+        default=default_club,
+        editable=False,
+        related_name=related_name,
+    )
+
+
 def ensure_default_club(using: str = "default") -> Club:
     """The default club, made if it is missing (after ``migrate`` and after a ``flush``),
     with the database's key sequence moved past it where the database keeps one."""
@@ -140,14 +153,7 @@ class MemberQuerySet(models.QuerySet["Member"]):
 class Member(OwnedByAClub, models.Model):
     """A club member (会員), or a guest who came to try (体験・ゲスト)."""
 
-    club = models.ForeignKey(
-        Club,
-        verbose_name=_("club"),
-        on_delete=models.CASCADE,
-        default=default_club,
-        editable=False,
-        related_name="members",
-    )
+    club = club_field("members")
     name = models.CharField(
         _("name"),
         max_length=NAME_LENGTH,

@@ -22,10 +22,9 @@ from simple_history.models import HistoricalRecords
 
 from members.models import (
     NOTE_LENGTH,
-    Club,
     Member,
     OwnedByAClub,
-    default_club,
+    club_field,
     no_control_characters,
 )
 from scoring.models.rule_sets import RuleSet
@@ -63,14 +62,7 @@ class Meet(OwnedByAClub, models.Model):
     # A reopening's reason, with 「確定解除: 」 before it, fits the history's change reason.
     REOPEN_REASON_LENGTH = HISTORY_REASON_LENGTH - len(REOPEN_REASON)
 
-    club = models.ForeignKey(
-        Club,
-        verbose_name=_("club"),
-        on_delete=models.CASCADE,
-        default=default_club,
-        editable=False,
-        related_name="meets",
-    )
+    club = club_field("meets")
     date = models.DateField(
         _("date"),
         validators=[MinValueValidator(MEET_DATES[0]), MaxValueValidator(MEET_DATES[1])],

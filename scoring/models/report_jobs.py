@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from members.models import Club, default_club
+from members.models import club_field
 
 
 class ReportStatus(models.TextChoices):
@@ -103,14 +103,7 @@ class Report(MadeByWorker):
     ``step``, ``done`` and ``total`` are its progress, written by the task as it goes.
     """
 
-    club = models.ForeignKey(
-        Club,
-        verbose_name=_("club"),
-        on_delete=models.CASCADE,
-        default=default_club,
-        editable=False,
-        related_name="reports",
-    )
+    club = club_field("reports")
     spec = models.JSONField()
     spec_key = models.CharField(max_length=64, db_index=True)  # the same report, any data
     task_id = models.CharField(max_length=64, blank=True)

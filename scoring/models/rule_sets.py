@@ -11,7 +11,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
-from members.models import Club, OwnedByAClub, default_club
+from members.models import OwnedByAClub, club_field
 from scoring import rating, rules
 from scoring.notation import SEAT_NAMES, seat_label
 
@@ -82,14 +82,7 @@ class StandingsGroup(OwnedByAClub, models.Model):
     3-player rules share the club's group; every other rule system has a group of its own.
     """
 
-    club = models.ForeignKey(
-        Club,
-        verbose_name=_("club"),
-        on_delete=models.CASCADE,
-        default=default_club,
-        editable=False,
-        related_name="standings_groups",
-    )
+    club = club_field("standings_groups")
     name = models.CharField(_("name"), max_length=60)
     description = models.TextField(_("description"), blank=True)
     dan_ladder = models.CharField(
@@ -171,14 +164,7 @@ class RuleSet(OwnedByAClub, models.Model):
         "floor_at_zero",
     )
 
-    club = models.ForeignKey(
-        Club,
-        verbose_name=_("club"),
-        on_delete=models.CASCADE,
-        default=default_club,
-        editable=False,
-        related_name="rule_sets",
-    )
+    club = club_field("rule_sets")
     name = models.CharField(_("name"), max_length=60)
     description = models.TextField(_("description"), blank=True)
     group = models.ForeignKey(
