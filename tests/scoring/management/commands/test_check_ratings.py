@@ -13,6 +13,20 @@ from tests.builders import CLUB3, play, rule
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(autouse=True)
+def own_cache(settings, tmp_path) -> None:
+    """A cache of this test's own. The suite's is a folder the parallel test processes share,
+    and the rating's key names the group (the club's, key 1 in every test database): another
+    process's rating of the club's group overwrote the drifted state before the command read
+    it, once in CI (「DID NOT RAISE」)."""
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": str(tmp_path),
+        }
+    }
+
+
 def test_check_ratings_passes_on_a_record(club_rule, people):
     meet = Meet.objects.create(date="2025-04-09", kind="wed", rule_set=club_rule)
     play(meet, 1, 1, club_rule, people[:4], [35_000, 35_000, 30_000, 20_000])
