@@ -1,5 +1,6 @@
 import unicodedata
 from collections.abc import Collection
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -7,6 +8,7 @@ from django.core.management.color import no_style
 from django.core.validators import RegexValidator
 from django.db import connections, models
 from django.utils.translation import gettext_lazy as _
+from django_scopes import ScopedManager, get_scope
 from simple_history.models import HistoricalRecords
 
 furigana_validator = RegexValidator(
@@ -86,9 +88,60 @@ class OwnedByAClub:
         super().validate_constraints(exclude=set(exclude or ()) - {"club"})  # type: ignore[misc]
 
 
+def club_in_scope() -> int | None:
+    """The key of the club whose scope the code is in (``members.scopes.in_club``), or
+    ``None`` outside every club's scope (and where scopes are disabled)."""
+    scope = get_scope()
+    if not scope.get("_enabled", True):
+        return None
+    club = scope.get("club")
+    return int(club) if club is not None else None
+
+
 def default_club() -> int:
-    """A field's default: the site's one club (``Club.DEFAULT_PK``)."""
-    return Club.DEFAULT_PK
+    """A field's default: the club in scope, else the site's one club (``Club.DEFAULT_PK``)."""
+    club = club_in_scope()
+    return club if club is not None else Club.DEFAULT_PK
+
+
+# The managers of what a club owns (django-scopes): inside a club's scope a query reads that
+# club's rows only; outside every scope it raises ``ScopeError`` instead of reading every
+# club's. Each is named by the path from its model to the club. A model with a queryset of its
+# own takes ``ScopedToClub.from_queryset(TheQuerySet)``.
+_M = TypeVar("_M", bound=models.Model)
+
+if TYPE_CHECKING:
+
+    class _Scoped(models.Manager[_M]):
+        def with_scopes_disabled(self) -> "_Scoped[_M]": ...
+        def with_scope(self, **scope: Any) -> "_Scoped[_M]": ...
+
+    class ScopedToClub(_Scoped[_M]): ...
+
+    class ScopedToMeet(_Scoped[_M]): ...
+
+    class ScopedToResult(_Scoped[_M]): ...
+
+    class ScopedToGroup(_Scoped[_M]): ...
+
+    class ScopedToMember(_Scoped[_M]): ...
+
+else:
+
+    class ScopedToClub(type(ScopedManager(club="club"))):
+        """A model with a ``club`` of its own."""
+
+    class ScopedToMeet(type(ScopedManager(club="meet__club"))):
+        """A model of a meet (a game, a result, an answer, a drawn place)."""
+
+    class ScopedToResult(type(ScopedManager(club="result__meet__club"))):
+        """A model of a game's result (a big hand)."""
+
+    class ScopedToGroup(type(ScopedManager(club="group__club"))):
+        """A model of a standings group (an award)."""
+
+    class ScopedToMember(type(ScopedManager(club="member__club"))):
+        """A model of a member (a calendar link)."""
 
 
 def club_field(related_name: str) -> "models.ForeignKey[Club, Club]":
@@ -150,6 +203,9 @@ class MemberQuerySet(models.QuerySet["Member"]):
         return [m for m, name, kana in keys if name.startswith(key) or kana.startswith(key)]
 
 
+MemberManager = ScopedToClub.from_queryset(MemberQuerySet)
+
+
 class Member(OwnedByAClub, models.Model):
     """A club member (会員), or a guest who came to try (体験・ゲスト)."""
 
@@ -184,7 +240,7 @@ class Member(OwnedByAClub, models.Model):
     )
 
     history = HistoricalRecords()
-    objects = MemberQuerySet.as_manager()
+    objects = MemberManager()
 
     class Meta:
         verbose_name = _("member")

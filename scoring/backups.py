@@ -55,6 +55,7 @@ from django.utils.translation import gettext as _
 
 from members.models import DEFAULT_CLUB_SLUG, Club
 from members.roles import MEMBER, ORGANIZER, ensure_groups, rights_of_roles
+from members.scopes import scopes_disabled
 from scoring.models import (
     Award,
     RuleSet,
@@ -125,6 +126,7 @@ def backup_format(path: Path, asked: str, vendor: str) -> str:
     return fmt
 
 
+@scopes_disabled()
 def backup(path: Path, fmt: str = "auto") -> str:
     """Write a consistent snapshot of the database to ``path``; return its format
     (``backup_format``)."""
@@ -238,6 +240,7 @@ def _json_backup(target: Path, path: Path) -> list[str]:
     return []
 
 
+@scopes_disabled()
 def migrated_rule_sets() -> list[tuple[RuleSet, str]]:
     """The rule sets in this database exactly as the migrations made them (0002 made them,
     0007 read the sheets again), each with the name of the group 0007 gave it."""
@@ -249,6 +252,7 @@ def migrated_rule_sets() -> list[tuple[RuleSet, str]]:
     return as_made
 
 
+@scopes_disabled()
 def data_found() -> dict[str, int]:
     """What this database holds that a restore would replace: rows by kind (the models'
     names, singular or plural), nothing for a freshly migrated database."""
@@ -280,6 +284,7 @@ def data_found() -> dict[str, int]:
     return found
 
 
+@scopes_disabled()
 def restore(path: Path, *, keep_admin_rights: bool = False) -> str:
     """Bring a backup back into this (migrated, empty) database; return the format read.
     The file is checked first, and refused whole (``BackupError``) before anything is
@@ -712,6 +717,7 @@ def copy_to_second_place(made: Path, place: Path) -> Path:
     return target
 
 
+@scopes_disabled()
 def nightly_backup(now: datetime | None = None) -> tuple[Path, Path | None]:
     """Make tonight's backup (and its copy in the second place, when the club chose one);
     return both paths. A failed backup raises ``BackupError`` and records nothing new; a

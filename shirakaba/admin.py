@@ -8,7 +8,10 @@ apps') guarded against two query values that Django 6.1 answers with a server er
 - an empty ``?_to_field=`` on a change or delete page: Django looks up a field named ''.
   Empty means no field given, as it does when the parameter is absent;
 - a history page (django-simple-history's) for an id that is no id, e.g. ``/meet/x/history/``:
-  it queries with the id as given (a ValueError). Such an id is not found (404).
+  it queries with the id as given (a ValueError). Such an id is not found (404);
+- a history page of another club's row: the history tables are not in a club's scope, and
+  django-simple-history shows the history of a row its admin's queryset does not find. In a
+  club's scope such a row is not found (404).
 """
 
 from typing import Any
@@ -21,6 +24,8 @@ from django.core.exceptions import ValidationError
 from django.db.models import Field, Model
 from django.http import Http404, HttpRequest, HttpResponse
 from simple_history.utils import get_history_model_for_model
+
+from members.models import club_in_scope
 
 
 class DateRangeGuard(ChangeList):
@@ -54,10 +59,19 @@ class QueryGuard(admin.ModelAdmin):  # type: ignore[type-arg]
     ) -> Model | None:
         return super().get_object(request, object_id, from_field or None)
 
+    def outside_the_club(self, object_id: str) -> bool:
+        """A club's row that is not the club in scope's, live: another club's, or one deleted
+        (whose club its history alone cannot always tell). Its history is not shown; the
+        site's admin, a superuser in no club's scope, sees every club's."""
+        manager = self.model._default_manager
+        if club_in_scope() is None or not hasattr(manager, "with_scopes_disabled"):
+            return False
+        return not manager.filter(pk=object_id).exists()
+
     def history_view(
         self, request: HttpRequest, object_id: str, extra_context: dict[str, Any] | None = None
     ) -> HttpResponse:
-        if not is_key(self.opts.pk, object_id):
+        if not is_key(self.opts.pk, object_id) or self.outside_the_club(unquote(object_id)):
             raise Http404
         response: HttpResponse = super().history_view(request, object_id, extra_context)
         return response
@@ -72,6 +86,8 @@ class QueryGuard(admin.ModelAdmin):  # type: ignore[type-arg]
         """One old version (routed only for django-simple-history's admins)."""
         history = get_history_model_for_model(self.model)
         if not (is_key(self.opts.pk, object_id) and is_key(history._meta.pk, version_id)):
+            raise Http404
+        if self.outside_the_club(unquote(object_id)):
             raise Http404
         response: HttpResponse = super().history_form_view(  # type: ignore[misc]
             request, object_id, version_id, extra_context

@@ -136,6 +136,9 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Every request in its club's scope (members/scopes.py); after the user is known: the
+    # site's admin, for a superuser, is in none.
+    "members.scopes.ClubScopeMiddleware",
     "shirakaba.middleware.PrivateAnswersMiddleware",
     # Before any view reads the path or the query: a NUL is a 400. After the
     # user is known: the 400 page shows who is signed in.

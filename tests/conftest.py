@@ -10,8 +10,9 @@ from django.test import Client, override_settings
 from django.utils import translation
 from hypothesis import settings as hypothesis_settings
 
-from members.models import Member
+from members.models import Club, Member
 from members.roles import MEMBER, ORGANIZER, ensure_groups
+from members.scopes import in_club
 from scoring.models import Hanchan, HandLevel, Meet, RuleSet
 from scoring.reports.heartbeat import Heartbeat, installed
 from shirakaba.devtools.workers import Workers
@@ -64,6 +65,15 @@ def plain_static_storage() -> Iterator[None]:
     those answered 500 (「Missing staticfiles manifest entry for 'favicon.svg'」)."""
     plain = {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}
     with override_settings(STORAGES={**django_settings.STORAGES, "staticfiles": plain}):
+        yield
+
+
+@pytest.fixture(autouse=True)
+def in_the_default_club() -> Iterator[None]:
+    """Each test works in the site's one club's scope, as a request or a command does: a query
+    of a club's data outside every club's scope raises (members/scopes.py). The tests of
+    several clubs enter another club's scope, or none, themselves."""
+    with in_club(Club.DEFAULT_PK):
         yield
 
 

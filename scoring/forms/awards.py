@@ -10,6 +10,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from members.models import Member
+from scoring.forms.fields import IdChoiceField
 from scoring.models import (
     Award,
     Measure,
@@ -47,6 +48,7 @@ class ByHandAwardForm(forms.ModelForm):  # type: ignore[type-arg]  # not subscri
     class Meta:
         model = Award
         fields = ["name", "winner", "period_key", "reason"]
+        field_classes = {"winner": IdChoiceField}
 
     def __init__(self, *args: Any, periods: list[Period], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -397,7 +397,7 @@ class GameForm(forms.Form):
 
     table_no = forms.IntegerField(label=_("Table"), min_value=1, max_value=LAST_TABLE)
     round_no = forms.IntegerField(label=_("Round"), min_value=1, max_value=LAST_ROUND)
-    rule_set = IdChoiceField(label=_("Rule set"), queryset=RuleSet.objects.all())
+    rule_set = IdChoiceField(label=_("Rule set"), queryset=lambda: RuleSet.objects.all())
     unit = forms.ChoiceField(
         label=_("Scores are typed"),
         choices=ScoreUnit.CHOICES,

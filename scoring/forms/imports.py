@@ -29,7 +29,7 @@ class ImportForm(forms.Form):
     )
     rule_set = IdChoiceField(
         label=_("Rule set of new meets"),
-        queryset=RuleSet.objects.all(),
+        queryset=lambda: RuleSet.objects.all(),
         required=False,
         empty_label=None,
     )

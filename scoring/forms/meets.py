@@ -245,7 +245,7 @@ class AnswerForm(forms.Form):
     """One 出欠: the answer, and (the organizer's, for a member who phoned in) whose."""
 
     answer = forms.ChoiceField(choices=AnswerChoice.choices)
-    member = IdChoiceField(queryset=Member.objects.filter(is_active=True), required=False)
+    member = IdChoiceField(queryset=lambda: Member.objects.filter(is_active=True), required=False)
 
 
 class ReopenForm(forms.Form):

@@ -18,7 +18,13 @@ from django.dispatch import receiver
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
-from members.models import NAME_LENGTH, NOTE_LENGTH, Member, no_control_characters
+from members.models import (
+    NAME_LENGTH,
+    NOTE_LENGTH,
+    Member,
+    ScopedToGroup,
+    no_control_characters,
+)
 from scoring.models.rule_sets import StandingsGroup
 
 
@@ -74,6 +80,9 @@ def make_default_awards(group: StandingsGroup) -> None:
         )
 
 
+AwardManager = ScopedToGroup.from_queryset(AwardQuerySet)
+
+
 class Award(models.Model):
     """One award (賞) of a standings group.
 
@@ -121,7 +130,7 @@ class Award(models.Model):
     )
 
     history = HistoricalRecords()
-    objects = AwardQuerySet.as_manager()
+    objects = AwardManager()
 
     class Meta:
         verbose_name = _("award")

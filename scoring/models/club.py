@@ -8,7 +8,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
-from members.models import NAME_LENGTH, Club, default_club
+from members.models import NAME_LENGTH, Club, ScopedToClub, default_club
 
 HEAD_TO_HEAD_MOST = 99  # the most games together a member's page may ask of a tablemate
 
@@ -59,6 +59,7 @@ class ClubSettings(models.Model):
         help_text=_("The name the certificates (賞状) are signed with, after the club's."),
     )
     history = HistoricalRecords()
+    objects = ScopedToClub()
 
     class Meta:
         verbose_name = _("club settings")
@@ -69,9 +70,10 @@ class ClubSettings(models.Model):
 
     @classmethod
     def load(cls) -> ClubSettings:
-        """The one row; the defaults (not yet saved) until the organizer first changes one."""
-        found = cls.objects.filter(club_id=Club.DEFAULT_PK).first()
-        return found if found is not None else cls(pk=1, club_id=Club.DEFAULT_PK)
+        """The row of the club in scope; the defaults (not yet saved) until its organizer
+        first changes one."""
+        found = cls.objects.first()
+        return found if found is not None else cls(club_id=default_club())
 
     @classmethod
     def minus(cls) -> str:

@@ -23,7 +23,13 @@ from django.dispatch import receiver
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
-from members.models import NOTE_LENGTH, Member, no_control_characters
+from members.models import (
+    NOTE_LENGTH,
+    Member,
+    ScopedToMeet,
+    ScopedToResult,
+    no_control_characters,
+)
 from scoring import rules
 from scoring.models.meets import LAST_ROUND, LAST_TABLE, Meet, finalised_error
 from scoring.models.rule_sets import RuleSet, invalid_game_error
@@ -115,6 +121,9 @@ class HanchanQuerySet(models.QuerySet["Hanchan"]):
         return found
 
 
+HanchanManager = ScopedToMeet.from_queryset(HanchanQuerySet)
+
+
 class Hanchan(SettledRecord):
     """One game (半荘) at one table (卓) in one round (回戦) of a meet."""
 
@@ -148,7 +157,7 @@ class Hanchan(SettledRecord):
     updated_at = models.DateTimeField(auto_now=True)
 
     history = HistoricalRecords()
-    objects = HanchanQuerySet.as_manager()
+    objects = HanchanManager()
 
     class Meta:
         verbose_name = _("game")
@@ -417,6 +426,7 @@ class HanchanResult(SettledRecord):
 
     # Derived columns, not worth an audit trail of their own.
     history = HistoricalRecords(excluded_fields=["meet", "rule_set", "played_on", "is_last"])
+    objects = ScopedToMeet()
 
     class Meta:
         verbose_name = _("result")
@@ -489,6 +499,7 @@ class BigHand(SettledRecord):
     )
 
     history = HistoricalRecords()
+    objects = ScopedToResult()
 
     class Meta:
         verbose_name = _("mangan or better")

@@ -24,6 +24,9 @@ from members.models import (
     NOTE_LENGTH,
     Member,
     OwnedByAClub,
+    ScopedToClub,
+    ScopedToMeet,
+    ScopedToMember,
     club_field,
     no_control_characters,
 )
@@ -98,6 +101,7 @@ class Meet(OwnedByAClub, models.Model):
     )
 
     history = HistoricalRecords(m2m_fields=[attendees])
+    objects = ScopedToClub()
 
     class Meta:
         verbose_name = _("meet")
@@ -311,6 +315,7 @@ class Answer(models.Model):
     answered_at = models.DateTimeField(_("answered at"), default=timezone.now)
 
     history = HistoricalRecords()
+    objects = ScopedToMeet()
 
     class Meta:
         verbose_name = _("answer")
@@ -338,6 +343,8 @@ class CalendarLink(models.Model):
     )
     token = models.CharField(_("token"), max_length=64, unique=True, default=new_token)
     made_at = models.DateTimeField(_("made at"), default=timezone.now)
+
+    objects = ScopedToMember()
 
     class Meta:
         verbose_name = _("calendar link")
@@ -383,6 +390,7 @@ class DrawnPlace(models.Model):
     seed = models.BigIntegerField(_("seed"), default=0)
 
     history = HistoricalRecords()
+    objects = ScopedToMeet()
 
     class Meta:
         verbose_name = _("drawn place")

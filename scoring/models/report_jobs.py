@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from members.models import club_field
+from members.models import ScopedToClub, club_field
 
 
 class ReportStatus(models.TextChoices):
@@ -33,7 +33,10 @@ class MadeByWorker(models.Model):
     one). The unique digest is the single flight: whoever moves the row from queued to being
     made (``claim``) makes it; the others find it made, or being made. Its maker beats
     (``beat_at``) while it works; a row being made with no beat for ``ABANDONED_AFTER`` is
-    taken back (``take_back``)."""
+    taken back (``take_back``).
+
+    What the workers do to a row by its key (claim it, beat, take it back, finish it) reads it
+    with the base manager, in no club's scope: the heartbeat's thread is in none."""
 
     digest = models.CharField(max_length=64, unique=True)
     status = models.CharField(
@@ -50,7 +53,7 @@ class MadeByWorker(models.Model):
     @classmethod
     def claim(cls, pk: int) -> bool:
         """Move row ``pk`` from queued to being made; True when this caller did."""
-        queued = cls._default_manager.filter(pk=pk, status=ReportStatus.QUEUED)
+        queued = cls._base_manager.filter(pk=pk, status=ReportStatus.QUEUED)
         now = timezone.now()
         return bool(queued.update(status=ReportStatus.MAKING, started_at=now, beat_at=now))
 
@@ -71,7 +74,7 @@ class MadeByWorker(models.Model):
     def take_back(cls, pk: int, now: datetime, **fields: object) -> bool:
         """Move row ``pk``, abandoned by its maker, back to queued (or to ``fields``'
         status); True when this caller did."""
-        abandoned = cls._default_manager.filter(pk=pk, status=ReportStatus.MAKING).filter(
+        abandoned = cls._base_manager.filter(pk=pk, status=ReportStatus.MAKING).filter(
             cls.silent_since(now - ABANDONED_AFTER)
         )
         return bool(abandoned.update(**{"status": ReportStatus.QUEUED, **fields}))
@@ -79,14 +82,14 @@ class MadeByWorker(models.Model):
     @classmethod
     def failed(cls, pk: int, error: BaseException) -> None:
         """Row ``pk`` could not be made: ``error`` says why."""
-        cls._default_manager.filter(pk=pk).update(
+        cls._base_manager.filter(pk=pk).update(
             status=ReportStatus.FAILED, error=repr(error)[:2000], finished_at=timezone.now()
         )
 
     @classmethod
     def made(cls, pk: int, **fields: object) -> None:
         """Row ``pk`` is made and kept; ``fields`` are what the making found out."""
-        cls._default_manager.filter(pk=pk).update(
+        cls._base_manager.filter(pk=pk).update(
             status=ReportStatus.READY, finished_at=timezone.now(), **fields
         )
 
@@ -119,6 +122,8 @@ class Report(MadeByWorker):
     asked_by = models.ForeignKey(
         "auth.User", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+
+    objects = ScopedToClub()
 
     class Meta:
         verbose_name = _("report file")

@@ -11,7 +11,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
-from members.models import OwnedByAClub, club_field
+from members.models import OwnedByAClub, ScopedToClub, club_field
 from scoring import rating, rules
 from scoring.notation import SEAT_NAMES, seat_label
 
@@ -97,6 +97,7 @@ class StandingsGroup(OwnedByAClub, models.Model):
     )
 
     history = HistoricalRecords()
+    objects = ScopedToClub()
 
     class Meta:
         verbose_name = _("standings group")
@@ -140,6 +141,9 @@ class RuleSetQuerySet(models.QuerySet["RuleSet"]):
             default = next((r for r in rule_sets if r.is_default), None)
             chosen = default or (rule_sets[0] if rule_sets else None)
         return chosen, rule_sets
+
+
+RuleSetManager = ScopedToClub.from_queryset(RuleSetQuerySet)
 
 
 class RuleSet(OwnedByAClub, models.Model):
@@ -238,7 +242,7 @@ class RuleSet(OwnedByAClub, models.Model):
     )
 
     history = HistoricalRecords()
-    objects = RuleSetQuerySet.as_manager()
+    objects = RuleSetManager()
 
     class Meta:
         verbose_name = _("rule set")

@@ -141,7 +141,7 @@ def beat(held: list[Held]) -> None:
         by_model.setdefault(model, []).append(pk)
     for model, pks in by_model.items():
         try:
-            rows = model._default_manager.filter(pk__in=pks, status=ReportStatus.MAKING)
+            rows = model._base_manager.filter(pk__in=pks, status=ReportStatus.MAKING)
             rows.update(beat_at=now)
         except DatabaseError:  # a beat lost (a locked database): the next one may pass
             logger.warning("No heartbeat for %s %s", model.__name__, pks, exc_info=True)

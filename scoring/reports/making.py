@@ -17,6 +17,7 @@ import time
 
 from django.tasks import task
 
+from members.scopes import in_club
 from scoring.models import Report, ReportStatus
 from scoring.reports import Progress, heartbeat, keep, no_progress, registry
 from scoring.reports.kept import kept_name
@@ -47,7 +48,16 @@ def make(report_id: int, progress: Progress = no_progress, *, share: bool = Fals
 
     Only the caller that moves the row from queued to being made makes it, so a report
     queued twice (a worker and ``export_report``) is made once. A report a newer one of
-    the same request replaced is not made (``replacing.py``)."""
+    the same request replaced is not made (``replacing.py``).
+
+    Made in the report's club's scope, whoever calls: a worker's task, a request, a command,
+    or the sweep that takes up abandoned reports (in no club's scope)."""
+    club = Report._base_manager.values_list("club_id", flat=True).get(pk=report_id)
+    with in_club(club):
+        return _make_in_club(report_id, progress, share=share)
+
+
+def _make_in_club(report_id: int, progress: Progress, *, share: bool) -> str:
     if replaced_by_newer(report_id):
         return str(ReportStatus.REPLACED)
     claimed = Report.claim(report_id)

@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db.models import Min, Sum
 from django.utils import timezone
 
+from members.scopes import scopes_disabled
 from scoring.models import Report, ReportPart, ReportStatus
 from scoring.reports import kept_files, parts
 from scoring.reports.kept import KEEP_FOR, kept_name
@@ -24,6 +25,7 @@ REPLACED_AFTER = timedelta(hours=1)
 IN_USE = timedelta(minutes=10)
 
 
+@scopes_disabled()
 def prune(now: Any = None) -> int:
     """Remove kept reports nobody asked for in ``KEEP_FOR``, and those a newer file of the
     same report replaced ``REPLACED_AFTER`` ago; their rows go too; and the parts no report
@@ -48,6 +50,7 @@ def prune(now: Any = None) -> int:
     return removed + _bound_size(now)
 
 
+@scopes_disabled()
 def kept_size() -> int:
     """The kept reports' and parts' files, in bytes (what ``REPORTS_MAX_BYTES`` bounds)."""
     return sum(

@@ -12,6 +12,7 @@ from typing import Any
 
 from django.utils import timezone
 
+from members.scopes import scopes_disabled
 from scoring.models import ABANDONED_AFTER, Report, ReportStatus
 from scoring.reports import heartbeat, kept_files
 from scoring.reports.kept import kept_name
@@ -80,6 +81,7 @@ def take_up(report: Report) -> Report:
     return report
 
 
+@scopes_disabled()
 def take_up_abandoned() -> int:
     """Every report whose maker died, taken up again (``take_up``): what each worker does every
     ``SWEEP`` seconds, so a report nobody is waiting for (one queued after a finalise) is made

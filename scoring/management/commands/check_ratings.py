@@ -12,13 +12,14 @@ at settlement.
 
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
+from members.scopes import ClubCommand
 from scoring.models import StandingsGroup
 from scoring.standings import rating_players, ratings_disagreeing
 
 
-class Command(BaseCommand):
+class Command(ClubCommand):
     help = (
         "Check every rating: the table's (cache and quick path) against each change worked afresh."
     )

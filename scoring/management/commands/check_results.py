@@ -8,12 +8,13 @@ when all agree. Nothing is changed.
 
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
+from members.scopes import ClubCommand
 from scoring.models import Hanchan
 
 
-class Command(BaseCommand):
+class Command(ClubCommand):
     help = "Check every stored result against a fresh settlement of its game."
 
     def handle(self, *args: Any, **options: Any) -> None:

@@ -14,8 +14,9 @@ from datetime import date
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
+from members.scopes import ClubCommand
 from scoring.meet_draw import (
     MeetDraw,
     make_draw,
@@ -28,7 +29,7 @@ from scoring.models import Meet
 from scoring.notation import MeetKind
 
 
-class Command(BaseCommand):
+class Command(ClubCommand):
     help = "Print a meet's table draw (round, table, players); --save keeps it with the meet."
 
     def add_arguments(self, parser: Any) -> None:

@@ -23,8 +23,9 @@ from datetime import date
 from pathlib import Path
 from typing import Any, TextIO
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
+from members.scopes import ClubCommand
 from scoring.models import Meet, ReportStatus, StandingsGroup
 from scoring.notation import MeetKind
 from scoring.reports import kept_files
@@ -61,7 +62,7 @@ class ProgressBar:
             self.out.flush()
 
 
-class Command(BaseCommand):
+class Command(ClubCommand):
     help = "Write the standings (PDF, Excel, CSV) of a period, or a meet's sheet (PDF)."
 
     def add_arguments(self, parser: Any) -> None:

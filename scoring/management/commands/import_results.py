@@ -1,14 +1,15 @@
 from pathlib import Path
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
+from members.scopes import ClubCommand
 from scoring.imports import ImportRefused, import_results, plan_import
 from scoring.models import RuleSet
 from scoring.spreadsheets import MAX_BYTES, too_large
 
 
-class Command(BaseCommand):
+class Command(ClubCommand):
     help = (
         "Import record sheets (CSV in UTF-8 or Shift_JIS, or XLSX). All or nothing: a file "
         "with any error changes nothing, and every error is listed with its row."

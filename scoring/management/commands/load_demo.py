@@ -9,12 +9,13 @@ from datetime import date, time, timedelta
 from typing import Any
 
 from django.contrib.auth.models import Group, User
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 from django.db import transaction
 from django.utils import timezone
 
 from members.models import Member
 from members.roles import MEMBER, ORGANIZER, ensure_groups
+from members.scopes import ClubCommand
 from scoring.models import Hanchan, Meet, PlayerEntry, RuleSet
 from scoring.notation import CLUB_WEEKS, MEET_WEEKDAYS, HandLevel, MeetKind
 from scoring.schedule import Repeat, planned_days
@@ -50,7 +51,7 @@ def demo_scores(rng: random.Random) -> list[int]:
             return [*first, last]
 
 
-class Command(BaseCommand):
+class Command(ClubCommand):
     help = "Load a small demo club (15 members, a few meets, demo logins). Idempotent."
 
     def add_arguments(self, parser: Any) -> None:

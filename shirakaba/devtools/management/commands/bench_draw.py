@@ -19,8 +19,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from django.core.management.base import BaseCommand
-
+from members.scopes import ClubCommand
 from scoring.draw import (
     Mode,
     Round,
@@ -76,7 +75,7 @@ def met_before(rounds: Sequence[Round[int]], past: set[frozenset[int]]) -> int:
     )
 
 
-class Command(BaseCommand):
+class Command(ClubCommand):
     help = "Compare the table draw with random draws for 8 to 40 players (no database)."
 
     def add_arguments(self, parser: Any) -> None:

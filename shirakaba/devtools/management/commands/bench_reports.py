@@ -34,9 +34,10 @@ from datetime import date, timedelta
 from itertools import accumulate
 from typing import Any, TextIO, cast
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
 from members.models import Member
+from members.scopes import ClubCommand
 from scoring.models import (
     Hanchan,
     HanchanResult,
@@ -129,7 +130,7 @@ def ready(spec: Spec) -> float:
     return time.perf_counter() - start
 
 
-class Command(BaseCommand):
+class Command(ClubCommand):
     help = "Time the half-year PDF and Excel reports as tasks (scratch databases only)."
 
     def add_arguments(self, parser: Any) -> None:

@@ -24,13 +24,14 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import Group, User
 from django.core.cache import cache
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 from django.db import connection, transaction
 from django.test import Client
 from django.test.utils import override_settings
 
 from members.models import Member
 from members.roles import MEMBER
+from members.scopes import ClubCommand
 from scoring import rules
 from scoring.models import BigHand, Hanchan, HanchanResult, Meet, RuleSet, StandingsGroup
 from scoring.notation import MeetKind
@@ -133,7 +134,7 @@ def timed(func: Callable[[], Any], repeat: int) -> float:
     return statistics.median(times)
 
 
-class Command(BaseCommand):
+class Command(ClubCommand):
     help = "Time the standings on a federation-sized database (scratch databases only)."
 
     def add_arguments(self, parser: Any) -> None:

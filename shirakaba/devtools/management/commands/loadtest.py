@@ -47,12 +47,13 @@ import httpx
 from django.conf import settings
 from django.contrib.auth.models import Group, User
 from django.core.management import call_command
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 from django.db import connection
 from django.utils.html import strip_tags
 
 from members.models import Member
 from members.roles import MEMBER, ORGANIZER
+from members.scopes import ClubCommand
 from scoring import rules
 from scoring.forms import GameForm
 from scoring.models import HanchanResult, Meet, RuleSet
@@ -147,7 +148,7 @@ def run_apart[T](coroutine: Coroutine[Any, Any, T]) -> T:
         return pool.submit(asyncio.run, coroutine).result()
 
 
-class Command(BaseCommand):
+class Command(ClubCommand):
     help = "Load-test the app under gunicorn (a scratch SQLite or PostgreSQL database only)."
 
     def add_arguments(self, parser: Any) -> None:

@@ -29,10 +29,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 from django.db.models import Count
 
 from members.models import Member
+from members.scopes import ClubCommand
 from scoring.models import Hanchan, Meet
 from shirakaba.devtools.display import PROBE
 
@@ -129,7 +130,7 @@ def demo_pages() -> tuple[list[str], list[str]]:
     return member, organizer
 
 
-class Command(BaseCommand):
+class Command(ClubCommand):
     help = "Measures the pages for large text, touch targets, sideways scroll and contrast."
 
     def add_arguments(self, parser: Any) -> None:

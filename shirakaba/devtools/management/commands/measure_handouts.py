@@ -21,11 +21,12 @@ from collections.abc import Callable
 from datetime import date
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 from django.db.models import Count, Max
 from PIL import Image
 from pypdf import PdfReader
 
+from members.scopes import ClubCommand
 from scoring.meet_draw import DrawnRound, DrawnTable, MeetDraw, stored_draw
 from scoring.models import HanchanResult, Meet, RuleSet
 from scoring.reports import news
@@ -70,7 +71,7 @@ def _pages(*pdfs: bytes) -> int:
     return sum(len(PdfReader(io.BytesIO(pdf)).pages) for pdf in pdfs)
 
 
-class Command(BaseCommand):
+class Command(ClubCommand):
     help = "Measure the type of every handout (smallest and median size) from the PDFs."
 
     def add_arguments(self, parser: Any) -> None:

@@ -30,7 +30,8 @@ from django.test.utils import override_settings
 from openpyxl import load_workbook
 from pypdf import PdfReader
 
-from members.models import Member
+from members.models import Club, Member
+from members.scopes import in_club
 from scoring.models import Hanchan, HandLevel, Meet, PlayerEntry, RuleSet, StandingsGroup
 from scoring.notation import MeetKind
 
@@ -93,6 +94,11 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         call_command("migrate", verbosity=0)
+        # In the site's one club, once the database has it (the command migrates it first).
+        with in_club(Club.DEFAULT_PK):
+            self.snapshot(options)
+
+    def snapshot(self, options: dict[str, Any]) -> None:
         if options["as_is"]:
             if not User.objects.filter(username="kaiin").exists():
                 raise CommandError("--as-is reads a database this command filled before.")
