@@ -12,6 +12,8 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext_lazy as _
 from simple_history.admin import SimpleHistoryAdmin
 
+from members.models import Club
+from scoring.clubs import fill_new_club
 from scoring.models import (
     BigHand,
     ClubSettings,
@@ -178,3 +180,35 @@ class ClubSettingsAdmin(HistoryAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+
+@admin.register(Club)
+class ClubAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    """The install's clubs, for the site's superuser only (a club's organizer manages their
+    club in the app): a club made here starts with the rule sets of the club's sheets
+    (``scoring.clubs``); a club removed here goes with everything it owns. The site's one
+    club (the default) is not removed."""
+
+    list_display = ["slug", "name", "made_at"]
+    fields = ["slug", "name"]
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return bool(request.user.is_superuser)
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return bool(request.user.is_superuser)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return bool(request.user.is_superuser)
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return bool(request.user.is_superuser)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        default = obj is not None and obj.pk == Club.DEFAULT_PK
+        return bool(request.user.is_superuser) and not default
+
+    def save_model(self, request: HttpRequest, obj: Club, form: Any, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        if not change:
+            fill_new_club(obj)

@@ -530,9 +530,16 @@ def manage(url: str, data_dir: Path, *args: str) -> str:
     return run(url, data_dir, "manage.py", *args)
 
 
+# A fresh interpreter works in the site's one club's scope, as a command does (--club).
+IN_THE_DEFAULT_CLUB = (
+    "import django; django.setup(); from members.scopes import in_club; in_club(1).__enter__()\n"
+)
+
+
 def run_python(url: str, data_dir: Path, code: str) -> str:
-    """Run ``code`` in a fresh interpreter on that database; its last line of output."""
-    return run(url, data_dir, "-c", code).strip().splitlines()[-1]
+    """Run ``code`` in a fresh interpreter on that database, in the site's one club's scope;
+    its last line of output."""
+    return run(url, data_dir, "-c", IN_THE_DEFAULT_CLUB + code).strip().splitlines()[-1]
 
 
 # --- every URL -------------------------------------------------------------------------

@@ -4,12 +4,16 @@ one a club, not one a site; removing a club removes its data and nothing else; e
 a club's data is made in a club's scope, and raises outside one."""
 
 import contextvars
+import io
 
 import pytest
 from django.apps import apps
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.core.management import call_command
+from django.core.management.base import CommandError
 from django.db import IntegrityError, transaction
+from django.test import Client
 from django.utils import timezone
 from django_scopes import ScopeError
 
@@ -217,3 +221,43 @@ def test_a_rule_set_or_group_named_twice_in_a_club_is_refused_in_japanese(club_r
     with pytest.raises(ValidationError) as refused:
         group.full_clean(exclude=["club"])
     assert "この名前の成績グループがすでにあります。" in str(refused.value)
+
+
+def test_make_club_makes_a_club_that_starts_with_the_rule_sets_of_the_sheets(club_rule):
+    ours = sorted(RuleSet.objects.values_list("name", "group__name", "is_default"))
+    our_awards = Award.objects.count()
+    said = io.StringIO()
+    call_command("make_club", "sakura", "--name", "桜会", stdout=said)
+    club = Club.objects.get(slug="sakura")
+    assert club.name == "桜会" and "sakura" in said.getvalue()
+    with in_club(club):
+        theirs = sorted(RuleSet.objects.values_list("name", "group__name", "is_default"))
+        assert RuleSet.objects.default().players == 4
+        assert Award.objects.count() == our_awards  # each group's default awards
+        assert set(RuleSet.objects.values_list("club_id", flat=True)) == {club.pk}
+    assert theirs == ours  # the same rule sets, in groups of the same names, its own
+    assert sorted(RuleSet.objects.values_list("name", "group__name", "is_default")) == ours
+    with pytest.raises(CommandError, match="略称"):
+        call_command("make_club", "sakura", stdout=io.StringIO())  # taken
+    with pytest.raises(CommandError):
+        call_command("make_club", "桜 会", stdout=io.StringIO())  # not a short name
+    assert Club.objects.count() == 2
+
+
+def test_the_site_admin_makes_a_club_and_an_organizer_cannot(alice, club_rule):
+    superuser = User.objects.create_superuser("site", password="site-pass-123")
+    site = Client()
+    site.force_login(superuser)
+    made = site.post("/admin/members/club/add/", {"slug": "kaede", "name": "楓会"})
+    assert made.status_code == 302, made.content.decode()[:500]
+    club = Club.objects.get(slug="kaede")
+    with in_club(club):
+        assert StandingsGroup.clubs_own() == RuleSet.objects.default().group
+    default_delete = site.get(f"/admin/members/club/{Club.DEFAULT_PK}/delete/")
+    assert default_delete.status_code == 403
+    assert site.get(f"/admin/members/club/{club.pk}/delete/").status_code == 200
+    organizer = Client()
+    organizer.force_login(alice)
+    assert organizer.get("/admin/members/club/").status_code == 403
+    assert organizer.post("/admin/members/club/add/", {"slug": "x"}).status_code == 403
+    assert not Club.objects.filter(slug="x").exists()

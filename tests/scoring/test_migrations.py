@@ -125,8 +125,8 @@ def test_the_clubs_migration_moves_a_filled_database_into_the_default_club_uncha
     owned = run_python(
         live,
         tmp_path,
-        "import django; django.setup(); from members.models import Club, Member; "
-        "from scoring.models import Meet, RuleSet; "
+        "from members.models import Club, Member; from members.scopes import scopes_disabled; "
+        "from scoring.models import Meet, RuleSet; scopes_disabled().__enter__(); "
         "print(list(Club.objects.values_list('pk', 'slug')), "
         "Member.objects.exclude(club_id=1).count() + Meet.objects.exclude(club_id=1).count() "
         "+ RuleSet.objects.exclude(club_id=1).count(), Member.objects.count())",
