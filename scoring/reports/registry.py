@@ -23,7 +23,7 @@ from django.shortcuts import get_object_or_404
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from members.models import Member
+from members.models import Club, Member, club_in_scope
 from scoring.forms import CertificateDayForm, filters_from, query_number
 from scoring.meet_draw import stored_draw
 from scoring.models import CalendarLink, ClubSettings, Meet, RuleSet
@@ -453,11 +453,15 @@ def made_at_once(spec: Spec) -> bool:
 
 def digest_of(spec: Spec) -> str:
     """What a kept file is kept by: its spec, the version of what lays files out and the
-    fingerprint of what it shows."""
+    fingerprint of what it shows; and its club, unless the site's one club (whose digests
+    are as they were before clubs, so its kept files still answer): two clubs' reports of one
+    spec and alike data are two files, each found in its own club only."""
     kind = kind_of(spec)
     shown = kind.fingerprint(spec) if kind.fingerprint else fingerprints.fingerprint(spec)
     printed_with = ClubSettings.minus() if kind.printed else None
-    return sha([spec.as_json(), template_version(), shown, printed_with])
+    club = club_in_scope()
+    of_club = [] if club in (None, Club.DEFAULT_PK) else [f"club {club}"]
+    return sha([spec.as_json(), template_version(), shown, printed_with, *of_club])
 
 
 def render(spec: Spec, progress: Progress = no_progress, *, share: bool = False) -> Rendered:

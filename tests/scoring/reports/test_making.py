@@ -17,7 +17,9 @@ from django.tasks import default_task_backend
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from members.models import Member
+from members.models import Club, Member
+from members.scopes import in_club
+from scoring.clubs import fill_new_club
 from scoring.models import (
     Award,
     Hanchan,
@@ -91,6 +93,33 @@ def test_a_person_may_have_only_so_many_reports_waiting(
     making.make(waiting[0].pk)
     assert member_client.get(half_year_to(4)).status_code == 302
     assert Report.objects.count() == 4
+
+
+def test_each_club_has_its_own_reports_and_its_own_limit_of_waiting_ones(
+    bob, club_rule, queue_only
+):
+    """One spec asked for in two clubs is two reports, each found in its own club only, even
+    when the two clubs' data are alike (here: neither has played); a person with as many
+    waiting in one club as they may have may still ask in another."""
+    other = Club.objects.create(name="桜会", slug="sakura")
+    fill_new_club(other)
+    WORKER = asking.Maker.WORKER
+
+    def standings(period: str) -> Spec:
+        return Spec.of("standings.pdf", Filters(period=Period.parse(period)))
+
+    with in_club(other):
+        # Queued for a worker (their club has no games: made at once, they would not wait).
+        theirs = [ask(standings(p), by=bob, maker=WORKER) for p in ("2025-H1", "2025-04")]
+        with pytest.raises(asking.TooManyReports):
+            ask(standings("2025-05"), by=bob, maker=WORKER)
+    ours = ask(standings("2025-H1"), by=bob, maker=WORKER)  # not refused: theirs are B's
+    assert ours.status == ReportStatus.QUEUED and ours.club_id == Club.DEFAULT_PK
+    assert ours.digest != theirs[0].digest and ours.spec == theirs[0].spec
+    assert not Report.objects.filter(pk__in=[r.pk for r in theirs]).exists()
+    with in_club(other):
+        assert {r.club_id for r in theirs} == {other.pk}
+        assert Report.objects.filter(asked_by=bob).count() == 2
 
 
 def test_trying_a_failed_report_again_counts_as_asking(
