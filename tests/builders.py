@@ -4,6 +4,7 @@ the app writes. Test modules import these from here; no test module imports anot
 
 from __future__ import annotations
 
+import functools
 import importlib
 import io
 import os
@@ -18,6 +19,7 @@ from collections.abc import Callable, Sequence
 from datetime import date, timedelta
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.apps import apps
@@ -30,8 +32,9 @@ from openpyxl import Workbook, load_workbook
 from playwright.sync_api import Page
 from pypdf import PdfReader
 
-from members.models import Member
+from members.models import Club, Member
 from members.roles import ORGANIZER
+from members.scopes import in_club
 from scoring.models import (
     BigHand,
     Hanchan,
@@ -399,7 +402,8 @@ def put_back_migrated_data() -> None:
     database was flushed (``transaction=True``). Idempotent. After a test with
     ``serialized_rollback`` Django flushes without ``post_migrate`` (no content types,
     permissions or roles' groups): those come back as ``migrate`` makes them."""
-    if not Group.objects.filter(name=ORGANIZER).exists():
+    club_gone = not Club.objects.filter(pk=Club.DEFAULT_PK).exists()
+    if club_gone or not Group.objects.filter(name=ORGANIZER).exists():
         emit_post_migrate_signal(verbosity=0, interactive=False, db="default")
     again = importlib.import_module("scoring.migrations.0007_read_the_sheets_again")
     for values, group_name in again.as_migrated():
@@ -531,9 +535,23 @@ def manage(url: str, data_dir: Path, *args: str) -> str:
 
 
 # A fresh interpreter works in the site's one club's scope, as a command does (--club).
+# (The scope is held by a name: a context manager no name holds is collected at once, and
+# its scope with it.)
 IN_THE_DEFAULT_CLUB = (
-    "import django; django.setup(); from members.scopes import in_club; in_club(1).__enter__()\n"
+    "import django; django.setup(); from members.scopes import in_club; "
+    "_in_the_default_club = in_club(1); _in_the_default_club.__enter__()\n"
 )
+
+
+def in_our_club(work: Callable[..., Any]) -> Callable[..., Any]:
+    """A thread's work in the site's one club's scope: a new thread starts in no scope."""
+
+    @functools.wraps(work)
+    def in_scope(*args: Any, **kwargs: Any) -> Any:
+        with in_club(Club.DEFAULT_PK):
+            return work(*args, **kwargs)
+
+    return in_scope
 
 
 def run_python(url: str, data_dir: Path, code: str) -> str:

@@ -19,6 +19,9 @@ from tests.builders import ROOT, environ, manage, run_python
 WRITER = """
 import sys, django
 django.setup()
+from members.scopes import in_club
+_in_the_default_club = in_club(1)
+_in_the_default_club.__enter__()
 from members.models import Member
 from scoring.models import Hanchan, Meet, PlayerEntry, RuleSet
 rule = RuleSet.objects.default()

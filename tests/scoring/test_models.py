@@ -31,6 +31,7 @@ from tests.builders import (
     JKMA,
     KANTAN,
     PARLOR3,
+    in_our_club,
     play,
     put_back_migrated_data,
     rows_now,
@@ -425,7 +426,10 @@ def test_an_edit_racing_a_finalise_never_lands_after_it():
             finally:
                 close_old_connections()
 
-        threads = [threading.Thread(target=edit), threading.Thread(target=finalise)]
+        threads = [
+            threading.Thread(target=in_our_club(edit)),
+            threading.Thread(target=in_our_club(finalise)),
+        ]
         for t in threads:
             t.start()
         for t in threads:

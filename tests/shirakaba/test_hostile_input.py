@@ -21,7 +21,7 @@ from scoring.reports.games_csv import render_games_csv
 from scoring.reports.xlsx import render_standings_xlsx
 from scoring.standings import Filters, Period
 from shirakaba.admin import QueryGuard
-from tests.builders import put_back_migrated_data, wipe_the_score_book
+from tests.builders import in_our_club, put_back_migrated_data, wipe_the_score_book
 
 pytestmark = pytest.mark.django_db
 
@@ -225,7 +225,9 @@ def test_two_organizers_saving_one_new_table_at_once(db):
         finally:
             close_old_connections()
 
-    threads = [threading.Thread(target=save, args=(g,)) for g in (people[:4], people[4:])]
+    threads = [
+        threading.Thread(target=in_our_club(save), args=(g,)) for g in (people[:4], people[4:])
+    ]
     for t in threads:
         t.start()
     for t in threads:

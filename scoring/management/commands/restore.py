@@ -3,6 +3,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
+from members.scopes import scopes_disabled
 from scoring.backups import BackupError, restore
 from scoring.models import Hanchan
 
@@ -20,6 +21,7 @@ class Command(BaseCommand):
             "a backup is refused.",
         )
 
+    @scopes_disabled()  # the whole book, every club's
     def handle(self, *args: Any, **options: Any) -> None:
         try:
             fmt = restore(options["file"], keep_admin_rights=options["keep_admin_rights"])
