@@ -19,6 +19,7 @@ from django_scopes import ScopeError
 
 from members.models import DEFAULT_CLUB_SLUG, Club, Member
 from members.scopes import in_club, scopes_disabled
+from scoring.clubs import fill_new_club
 from scoring.models import (
     Answer,
     Award,
@@ -261,3 +262,13 @@ def test_the_site_admin_makes_a_club_and_an_organizer_cannot(alice, club_rule):
     assert organizer.get("/admin/members/club/").status_code == 403
     assert organizer.post("/admin/members/club/add/", {"slug": "x"}).status_code == 403
     assert not Club.objects.filter(slug="x").exists()
+
+
+def test_the_shell_works_in_a_clubs_scope(club_rule, other_club, capsys):
+    """``manage.py shell`` reads the site's one club's data as before clubs, another club's
+    with ``--club``."""
+    code = "from scoring.models import RuleSet; print(RuleSet.objects.default().club_id)"
+    fill_new_club(other_club)
+    call_command("shell", "-v0", "-c", code)
+    call_command("shell", "-v0", "--club", "sakura", "-c", code)
+    assert capsys.readouterr().out.split() == [str(Club.DEFAULT_PK), str(other_club.pk)]
