@@ -104,6 +104,12 @@ def default_club() -> int:
     return club if club is not None else Club.DEFAULT_PK
 
 
+def is_a_clubs(model: type[models.Model]) -> bool:
+    """Whether ``model`` is what a club owns: its default manager is one of the scoped
+    managers below (the site's own models, a login's or a worker's, are not)."""
+    return hasattr(model._default_manager, "with_scopes_disabled")
+
+
 # The managers of what a club owns (django-scopes): inside a club's scope a query reads that
 # club's rows only; outside every scope it raises ``ScopeError`` instead of reading every
 # club's. Each is named by the path from its model to the club. A model with a queryset of its

@@ -7,7 +7,7 @@ a club's scope its queries read that club's rows only, and outside every scope t
 - for a request, by ``ClubScopeMiddleware`` (the site's admin, for a superuser, in none: the
   admin is the site's, over every club);
 - for a management command, by ``ClubCommand`` (``--club``, the default club unless given);
-- for a report's task, by the task itself, in its report's club (``scoring.reports.tasks``);
+- for a report, by ``scoring.reports.making.make``, in its report's club, whoever calls it;
 - for the tests, by an autouse fixture (``tests/conftest.py``).
 
 Work that is the site's, not a club's (a backup of the whole book, a restore, the workers'

@@ -27,7 +27,6 @@ records and the two roles have the permissions ``members.roles`` gives them.
 
 from __future__ import annotations
 
-import importlib
 import io
 import json
 import os
@@ -56,6 +55,7 @@ from django.utils.translation import gettext as _
 from members.models import DEFAULT_CLUB_SLUG, Club
 from members.roles import MEMBER, ORGANIZER, ensure_groups, rights_of_roles
 from members.scopes import scopes_disabled
+from scoring.clubs import AS_MIGRATED
 from scoring.models import (
     Award,
     RuleSet,
@@ -63,8 +63,6 @@ from scoring.models import (
     default_awards_as_made,
     make_default_awards,
 )
-
-AS_MIGRATED = importlib.import_module("scoring.migrations.0007_read_the_sheets_again").as_migrated
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 NOT_BACKED_UP = [

@@ -25,7 +25,7 @@ from django.db.models import Field, Model
 from django.http import Http404, HttpRequest, HttpResponse
 from simple_history.utils import get_history_model_for_model
 
-from members.models import club_in_scope
+from members.models import club_in_scope, is_a_clubs
 
 
 class DateRangeGuard(ChangeList):
@@ -63,10 +63,9 @@ class QueryGuard(admin.ModelAdmin):  # type: ignore[type-arg]
         """A club's row that is not the club in scope's, live: another club's, or one deleted
         (whose club its history alone cannot always tell). Its history is not shown; the
         site's admin, a superuser in no club's scope, sees every club's."""
-        manager = self.model._default_manager
-        if club_in_scope() is None or not hasattr(manager, "with_scopes_disabled"):
+        if club_in_scope() is None or not is_a_clubs(self.model):
             return False
-        return not manager.filter(pk=object_id).exists()
+        return not self.model._default_manager.filter(pk=object_id).exists()
 
     def history_view(
         self, request: HttpRequest, object_id: str, extra_context: dict[str, Any] | None = None

@@ -36,7 +36,12 @@ from members.models import Club, Member
 from members.roles import ORGANIZER
 from members.scopes import in_club
 from scoring.models import (
+    Answer,
+    Award,
     BigHand,
+    CalendarLink,
+    ClubSettings,
+    DrawnPlace,
     Hanchan,
     HanchanResult,
     HandLevel,
@@ -541,6 +546,25 @@ IN_THE_DEFAULT_CLUB = (
     "import django; django.setup(); from members.scopes import in_club; "
     "_in_the_default_club = in_club(1); _in_the_default_club.__enter__()\n"
 )
+
+
+# Every model a club owns (each with a scoped manager): tests/scoring/test_clubs.py checks
+# that this is all of them.
+CLUBS_OWN = [
+    Member,
+    Meet,
+    Answer,
+    DrawnPlace,
+    CalendarLink,
+    Hanchan,
+    HanchanResult,
+    BigHand,
+    RuleSet,
+    StandingsGroup,
+    Award,
+    ClubSettings,
+    Report,
+]
 
 
 def in_our_club(work: Callable[..., Any]) -> Callable[..., Any]:

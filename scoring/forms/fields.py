@@ -12,15 +12,12 @@ from django.core.exceptions import ImproperlyConfigured, ValidationError
 from django.db.models import QuerySet
 from django_scopes.manager import DisabledQuerySet
 
+from members.models import is_a_clubs
 from members.scopes import scopes_disabled
 
 ROW_ID = re.compile(r"[0-9]{1,18}")
 """What a row id in a form looks like. Anything else is refused before the database sees it:
 SQLite cannot hold an integer past 2**63, and "²" passes ``isdigit`` but not ``int``."""
-
-
-def _scoped(model: Any) -> bool:
-    return hasattr(model._default_manager, "with_scopes_disabled")
 
 
 class InScope:
@@ -41,7 +38,7 @@ class InScope:
             self.make_queryset = queryset
             with scopes_disabled():
                 queryset = queryset().none()
-        elif isinstance(queryset, QuerySet) and _scoped(queryset.model):
+        elif isinstance(queryset, QuerySet) and is_a_clubs(queryset.model):
             model = queryset.model
             if not isinstance(queryset, DisabledQuerySet):  # made in a scope, which is this one
                 plain = model._default_manager.using(queryset.db).all()

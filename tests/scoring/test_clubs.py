@@ -17,16 +17,12 @@ from django.test import Client
 from django.utils import timezone
 from django_scopes import ScopeError
 
-from members.models import DEFAULT_CLUB_SLUG, Club, Member
+from members.models import DEFAULT_CLUB_SLUG, Club, Member, is_a_clubs
 from members.scopes import in_club, scopes_disabled
 from scoring.clubs import fill_new_club
 from scoring.models import (
-    Answer,
     Award,
-    BigHand,
-    CalendarLink,
     ClubSettings,
-    DrawnPlace,
     Hanchan,
     HanchanResult,
     Meet,
@@ -34,7 +30,7 @@ from scoring.models import (
     RuleSet,
     StandingsGroup,
 )
-from tests.builders import worked_table
+from tests.builders import CLUBS_OWN, worked_table
 
 
 @pytest.fixture
@@ -144,21 +140,6 @@ SITES_OWN = {
     "scoring.ReportPart",  # a part of a report's layout, named by what it shows
     "scoring.WorkerBeat",  # a report worker's
 }
-CLUBS_OWN = [
-    Member,
-    Meet,
-    Answer,
-    DrawnPlace,
-    CalendarLink,
-    Hanchan,
-    HanchanResult,
-    BigHand,
-    RuleSet,
-    StandingsGroup,
-    Award,
-    ClubSettings,
-    Report,
-]
 
 
 def test_every_model_of_the_book_is_a_clubs_and_scoped_or_the_sites():
@@ -169,7 +150,7 @@ def test_every_model_of_the_book_is_a_clubs_and_scoped_or_the_sites():
         for m in apps.get_app_config(app).get_models()
         if not m.__name__.startswith("Historical") and not m._meta.auto_created
     ]
-    scoped = {m for m in book if hasattr(m._default_manager, "with_scopes_disabled")}
+    scoped = {m for m in book if is_a_clubs(m)}
     assert scoped == set(CLUBS_OWN)
     assert {m._meta.label for m in book if m not in scoped} == SITES_OWN
 

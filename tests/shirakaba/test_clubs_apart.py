@@ -39,7 +39,7 @@ from scoring.models import (
     RuleSet,
     StandingsGroup,
 )
-from tests.builders import patterns, pdf_text, worked_table
+from tests.builders import CLUBS_OWN, patterns, pdf_text, worked_table
 
 pytestmark = pytest.mark.django_db
 
@@ -48,22 +48,6 @@ THEIR_NAMES = ["桜井 みどり", "桜田 はる", "桜木 あき", "桜庭 ふ
 THEIR_WORDS = ["桜会ルール", "桜会の成績", "桜会館", "桜会優勝", "桜会代表", "桜会の例会"]
 MARKERS = [*THEIR_NAMES, *[n.replace(" ", "\u3000") for n in THEIR_NAMES], *THEIR_WORDS]
 THEIR_DAY = date(2025, 5, 14)  # a Wednesday of B's; the site's club has no meet then
-
-CLUBS_OWN = [
-    Member,
-    Meet,
-    Answer,
-    DrawnPlace,
-    CalendarLink,
-    Hanchan,
-    HanchanResult,
-    BigHand,
-    RuleSet,
-    StandingsGroup,
-    Award,
-    ClubSettings,
-    Report,
-]
 
 
 @pytest.fixture
