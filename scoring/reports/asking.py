@@ -25,7 +25,7 @@ from django.utils import timezone
 from members.roles import is_organizer
 from scoring.models import Report, ReportStatus
 from scoring.reports import Progress, no_progress
-from scoring.reports.making import make, make_report
+from scoring.reports.making import make, queue
 from scoring.reports.registry import digest_of, made_at_once
 from scoring.reports.replacing import unreplaced
 from scoring.reports.specs import Spec
@@ -97,9 +97,7 @@ def ask(
         except Exception:  # the row says it failed, and why; the asker is shown so
             logger.exception("%s could not be made", spec.kind)
     else:
-        priority = ORGANIZER_FIRST if by is not None and is_organizer(by) else 0
-        result = make_report.using(priority=priority).enqueue(report.pk)
-        Report.objects.filter(pk=report.pk, task_id="").update(task_id=result.id)
+        queue(report, ORGANIZER_FIRST if by is not None and is_organizer(by) else 0)
     report.refresh_from_db()
     return report
 

@@ -19,7 +19,7 @@ from django.tasks import task
 
 from members.scopes import in_club
 from scoring.models import Report, ReportStatus
-from scoring.reports import Progress, heartbeat, keep, no_progress, registry
+from scoring.reports import Progress, heartbeat, keep, no_progress, parts, registry
 from scoring.reports.kept import kept_name
 from scoring.reports.pruning import prune
 from scoring.reports.replacing import replaced_by_newer
@@ -83,3 +83,12 @@ def make_report(report_id: int) -> str:
     """The background task: ``make`` in a worker (``manage.py db_worker``), which other
     workers help with."""
     return make(report_id, share=True)
+
+
+def queue(report: Report, priority: int = 0) -> None:
+    """Queue ``make_report`` for ``report`` at ``priority``, note its task in the row, and make
+    room for it: the help queued for other clubs' reports goes behind it
+    (``parts.make_room_for``), so that one club's big report does not make another wait."""
+    result = make_report.using(priority=priority).enqueue(report.pk)
+    Report.objects.filter(pk=report.pk, task_id="").update(task_id=result.id)
+    parts.make_room_for(report.club_id)

@@ -14,6 +14,10 @@ order, and lays them out in this process; with ``share`` (in a worker) it first 
 other idle worker takes parts from the other end. Whoever moves a part from queued to being made makes it; the others skip
 it. Then it waits for the parts others are making, and takes one back if its maker has died.
 With one worker, or in ``export_report``, every part is made here, in the same way.
+
+The help is fair between clubs (``make_room_for``): while a report of another club waits that
+no worker has begun, the help with a club's report goes behind every report waiting, so one
+club's big report does not make another club wait. Its maker goes on making its parts itself.
 """
 
 from __future__ import annotations
@@ -28,10 +32,15 @@ from decimal import Decimal
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 from django.tasks import task
 from django.utils import timezone
+from django_tasks_db import DatabaseBackend
+from django_tasks_db.models import DBTaskResult
 
-from scoring.models import ReportPart, ReportStatus
+from members.models import club_in_scope
+from members.scopes import scopes_disabled
+from scoring.models import Report, ReportPart, ReportStatus
 from scoring.reports import heartbeat, keep, kept_files, read, weasy
 from scoring.reports.charts import cumulative_chart
 from scoring.reports.kept import KEEP_FOR, template_version
@@ -41,6 +50,9 @@ WAIT = 0.05
 # The priority of a part's task: idle workers help finish a report being made before they
 # start on the next one queued (``make_report``, priority 0).
 HELPING = 10
+# The priority of the help with a club's report while another club's report waits that no
+# worker has begun: behind every report (``make_room_for``).
+YIELDED = -10
 # How often a maker counts the parts made, for its progress (seconds).
 COUNT_EVERY = 0.5
 # Rows read or written in one query (SQLite's older limit on parameters is 999).
@@ -152,18 +164,44 @@ def make_part(part_id: int) -> bool:
 
 
 @task()
-def make_report_part(part_id: int) -> bool:
-    """The background task: ``make_part`` in whichever worker is free."""
+def make_report_part(part_id: int, club: int | None = None) -> bool:
+    """The background task: ``make_part`` in whichever worker is free, helping a report of
+    ``club`` (what ``make_room_for`` goes by; a part itself is no club's, only its digest)."""
     return make_part(part_id)
 
 
 def queue(parts: Sequence[ReportPart]) -> None:
     """Queue a ``make_report_part`` task for each part of ``parts`` not kept yet, the last
-    first, for idle workers to take."""
+    first, for idle workers to take: ahead of the reports waiting, unless a report of another
+    club than the one in scope waits (``make_room_for``)."""
+    club = club_in_scope()
+    priority = YIELDED if _others_waiting(club) else HELPING
     with transaction.atomic():  # one commit for them all
         for part in reversed(parts):
             if part.status != ReportStatus.READY:
-                make_report_part.using(priority=HELPING).enqueue(part.pk)
+                make_report_part.using(priority=priority).enqueue(part.pk, club)
+
+
+@scopes_disabled()
+def _others_waiting(club: int | None) -> bool:
+    """Whether a report of a club other than ``club`` waits that no worker has begun."""
+    waiting = Report.objects.filter(status=ReportStatus.QUEUED)
+    return (waiting if club is None else waiting.exclude(club_id=club)).exists()
+
+
+def make_room_for(club: int | None) -> int:
+    """Fair sharing between clubs: a report of ``club`` is queued, so the help queued for
+    other clubs' reports (``HELPING``) goes behind every report waiting (``YIELDED``). The
+    next idle worker begins the report of ``club`` instead of helping; the helped report's
+    own maker goes on making its parts. Returns how many tasks moved back."""
+    if not isinstance(make_report_part.get_backend(), DatabaseBackend):
+        return 0  # run as they are queued (the tests' immediate backend): no queue to order
+    helping = DBTaskResult.objects.ready().filter(
+        task_path=make_report_part.module_path, priority=HELPING
+    )
+    # A task queued before clubs has no club: it is another club's too.
+    theirs = ~Q(args_kwargs__args__1=club) | Q(args_kwargs__args__1__isnull=True)
+    return helping.filter(theirs).update(priority=YIELDED)
 
 
 def make_all(

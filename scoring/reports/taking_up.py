@@ -16,7 +16,7 @@ from members.scopes import scopes_disabled
 from scoring.models import ABANDONED_AFTER, Report, ReportStatus
 from scoring.reports import heartbeat, kept_files
 from scoring.reports.kept import kept_name
-from scoring.reports.making import make, make_report
+from scoring.reports.making import make, make_report, queue
 from scoring.reports.registry import made_at_once
 from scoring.reports.specs import Spec
 
@@ -75,8 +75,7 @@ def take_up(report: Report) -> Report:
             except Exception:  # the row says it failed, and the page offers to try again
                 logger.exception("Report %s could not be made", report.pk)
         else:
-            result = make_report.enqueue(report.pk)
-            Report.objects.filter(pk=report.pk, task_id="").update(task_id=result.id)
+            queue(report)
     report.refresh_from_db()
     return report
 

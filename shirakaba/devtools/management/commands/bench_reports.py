@@ -21,6 +21,12 @@ writing its PDF, and its pages (CPU time, so that other work on the machine coun
 what the report costs besides: the members' records and every part's HTML, the stamps (ranks
 and page numbers) and the join.
 
+``--beside-another-club`` measures the workers' fair sharing between clubs instead: a small
+club of 15 members (made once, short name ``bench-small``, with a half-year of games at 3
+tables a meet) asks for its half-year PDF while this club's big one is being made, its parts
+queued for the idle workers; then, with the workers idle and everything made afresh, the small
+club's PDF alone.
+
 Each time is from asking, as a member's click does (``asking.ask``: the report queued), to
 the report being ready. The machine's speed drifts, so a fixed pure-Python loop is timed
 before and after: figures are comparable only alongside it.
@@ -36,8 +42,9 @@ from typing import Any, TextIO, cast
 
 from django.core.management.base import CommandError
 
-from members.models import Member
-from members.scopes import ClubCommand
+from members.models import Club, Member, default_club
+from members.scopes import ClubCommand, in_club, scopes_disabled
+from scoring.clubs import make_club
 from scoring.models import (
     Hanchan,
     HanchanResult,
@@ -64,6 +71,8 @@ FIRST_DAY = date(2025, 4, 2)
 # The bench's meets are spread over the 上期 (April 2 to September 18), so the report has six
 # months, and the meets added afterwards still fall in it.
 SPREAD = 170
+# The short name of the bench's small club (``--beside-another-club``).
+SMALL = "bench-small"
 
 
 def _loop(n: int = 30_000_000) -> float:
@@ -121,7 +130,11 @@ def ready(spec: Spec) -> float:
     """Ask for the report as a member's click does (queued for the workers) and wait until it
     is ready; seconds from asking to ready."""
     start = time.perf_counter()
-    report = ask(spec)
+    return finished(ask(spec), start)
+
+
+def finished(report: Report, start: float) -> float:
+    """Wait until ``report`` is ready; seconds since ``start`` (``time.perf_counter``)."""
     while report.status not in (ReportStatus.READY, ReportStatus.FAILED):
         time.sleep(0.02)
         report.refresh_from_db()
@@ -141,6 +154,12 @@ class Command(ClubCommand):
             "--layout",
             action="store_true",
             help="measure what each part of the half-year PDF costs to lay out, here, instead",
+        )
+        parser.add_argument(
+            "--beside-another-club",
+            dest="beside",
+            action="store_true",
+            help="measure a small club's half-year PDF while this club's is being made, instead",
         )
         parser.add_argument(
             "--no-more-meet",
@@ -164,6 +183,9 @@ class Command(ClubCommand):
         self.stdout.write(f"machine: {reference()} (lower is faster)")
         if options["layout"]:
             self.layout()
+            return
+        if options["beside"]:
+            self.beside_another_club(options["workers"])
             return
         for kind in options["kinds"].split(","):
             self.measure(kind, members, options["workers"], options["more"])
@@ -231,6 +253,54 @@ class Command(ClubCommand):
         return (
             f"{label[:21]:<22}{pages:>6.0f}{chart:>8.3f}{laid_out:>8.3f}{written:>8.3f}"
             f"{chart + laid_out + written:>8.3f}"
+        )
+
+    def small_club(self) -> Club:
+        """The bench's small club (``SMALL``): 15 members, a half-year at 3 tables a meet."""
+        club = Club.objects.filter(slug=SMALL).first() or make_club(SMALL, "小さな会")
+        with in_club(club):
+            if not HanchanResult.objects.exists():
+                out, err = cast(TextIO, self.stdout), cast(TextIO, self.stderr)
+                builder = StandingsBench(stdout=out, stderr=err)
+                builder.build(15, games_for(15), FIRST_DAY, tables=3, days=SPREAD, attending=True)
+        return club
+
+    def beside_another_club(self, workers: int) -> None:
+        """The small club's half-year PDF asked for while this club's is being made (once its
+        parts are queued for the idle workers), then alone; each with fresh workers and
+        nothing kept."""
+        small = self.small_club()
+        spec = Spec.of("standings.pdf", Filters(period=Period.parse("2025-H1")))
+        ours = Club.objects.get(pk=default_club())
+        database_url = os.environ.get("DATABASE_URL", "")
+        times: dict[str, float] = {}
+        for beside in (True, False):
+            with scopes_disabled():
+                Report.objects.all().delete()
+            ReportPart.objects.all().delete()
+            with scratch_reports() as folder:
+                pool = Workers(
+                    workers, database_url=database_url, reports_dir=folder, logs_dir=folder
+                )
+                try:
+                    if beside:
+                        start = time.perf_counter()
+                        big = ask(spec)
+                        while not ReportPart.objects.exists():  # its parts queued
+                            time.sleep(0.02)
+                        times["ours begun"] = time.perf_counter() - start
+                        with in_club(small):
+                            times["theirs beside ours"] = ready(spec)
+                        times["ours"] = finished(big, start)
+                    else:
+                        with in_club(small):
+                            times["theirs alone"] = ready(spec)
+                finally:
+                    pool.stop()
+        self.stdout.write(
+            f"half-year PDF of {small.name} (15 members) beside {ours.name or ours.slug} "
+            f"({Member.objects.count()} members), {workers} worker(s): "
+            + ", ".join(f"{k} {v:.2f} s" for k, v in times.items())
         )
 
     def measure(self, kind: str, members: int, workers: int, more: bool) -> None:
