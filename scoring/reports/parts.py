@@ -184,8 +184,10 @@ def queue(parts: Sequence[ReportPart]) -> None:
 
 @scopes_disabled()
 def _others_waiting(club: int | None) -> bool:
-    """Whether a report of a club other than ``club`` waits that no worker has begun."""
-    waiting = Report.objects.filter(status=ReportStatus.QUEUED)
+    """Whether a report of a club other than ``club`` waits that no worker has begun: one
+    queued for a worker (a report made at once in a request has no task, and one whose request
+    died before making it waits for its page, not for a worker)."""
+    waiting = Report.objects.filter(status=ReportStatus.QUEUED).exclude(task_id="")
     return (waiting if club is None else waiting.exclude(club_id=club)).exists()
 
 

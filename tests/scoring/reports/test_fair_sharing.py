@@ -5,6 +5,7 @@ queue as a worker takes from it: ``DBTaskResult.objects.ready()`` in its own ord
 then when), the first it can lock."""
 
 import pytest
+from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
 from members.models import Club
@@ -120,3 +121,20 @@ def test_a_part_helped_without_a_club_as_queued_before_clubs_is_still_made(
     assert taken() == ("make_report", [theirs.pk])
     assert taken() == ("make_report_part", [part.pk])
     assert parts.make_part(part.pk)
+
+
+def test_a_report_of_another_club_left_queued_by_a_request_that_died_takes_no_help_away(
+    database_queue, sakura, club_rule
+):
+    """A report made at once in a request (no task) whose request died before making it stays
+    queued for its page to take up; it is no report a worker could begin, so the help with
+    ours is queued ahead as before."""
+    with in_club(sakura):
+        spec = Spec.of("games.csv", Filters(period=Period.parse("2025-H2")))
+        Report.objects.create(
+            digest="died", spec=spec.as_json(), spec_key=spec.key, asked_at=timezone.now()
+        )
+    our_parts = begun(queued("2025-H2"))
+    later = queued("2025-10")
+    assert [taken()[0] for _ in our_parts] == ["make_report_part"] * len(our_parts)
+    assert taken() == ("make_report", [later.pk])
