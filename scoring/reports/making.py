@@ -64,6 +64,7 @@ def _make_in_club(report_id: int, progress: Progress, *, share: bool) -> str:
     report = Report.objects.get(pk=report_id)
     if not claimed:
         return str(report.status)
+    parts.share_fairly()  # begun: it waits no more
     spec = Spec.from_json(report.spec)
     try:
         rendering = _RowProgress(report_id, progress)
@@ -88,7 +89,7 @@ def make_report(report_id: int) -> str:
 def queue(report: Report, priority: int = 0) -> None:
     """Queue ``make_report`` for ``report`` at ``priority``, note its task in the row, and make
     room for it: the help queued for other clubs' reports goes behind it
-    (``parts.make_room_for``), so that one club's big report does not make another wait."""
+    (``parts.share_fairly``), so that one club's big report does not make another wait."""
     result = make_report.using(priority=priority).enqueue(report.pk)
     Report.objects.filter(pk=report.pk, task_id="").update(task_id=result.id)
-    parts.make_room_for(report.club_id)
+    parts.share_fairly()

@@ -15,9 +15,10 @@ other idle worker takes parts from the other end. Whoever moves a part from queu
 it. Then it waits for the parts others are making, and takes one back if its maker has died.
 With one worker, or in ``export_report``, every part is made here, in the same way.
 
-The help is fair between clubs (``make_room_for``): while a report of another club waits that
+The help is fair between clubs (``share_fairly``): while a report of another club waits that
 no worker has begun, the help with a club's report goes behind every report waiting, so one
-club's big report does not make another club wait. Its maker goes on making its parts itself.
+club's big report does not make another club wait. Its maker goes on making its parts itself,
+and once that report is begun the help comes first again.
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ WAIT = 0.05
 # start on the next one queued (``make_report``, priority 0).
 HELPING = 10
 # The priority of the help with a club's report while another club's report waits that no
-# worker has begun: behind every report (``make_room_for``).
+# worker has begun: behind every report (``share_fairly``).
 YIELDED = -10
 # How often a maker counts the parts made, for its progress (seconds).
 COUNT_EVERY = 0.5
@@ -166,44 +167,68 @@ def make_part(part_id: int) -> bool:
 @task()
 def make_report_part(part_id: int, club: int | None = None) -> bool:
     """The background task: ``make_part`` in whichever worker is free, helping a report of
-    ``club`` (what ``make_room_for`` goes by; a part itself is no club's, only its digest)."""
+    ``club`` (what ``share_fairly`` goes by; a part itself is no club's, only its digest)."""
     return make_part(part_id)
 
 
 def queue(parts: Sequence[ReportPart]) -> None:
     """Queue a ``make_report_part`` task for each part of ``parts`` not kept yet, the last
-    first, for idle workers to take: ahead of the reports waiting, unless a report of another
-    club than the one in scope waits (``make_room_for``)."""
+    first, for idle workers to take, as help with a report of the club in scope: ahead of the
+    reports waiting, unless another club's report waits (``share_fairly``)."""
     club = club_in_scope()
-    priority = YIELDED if _others_waiting(club) else HELPING
     with transaction.atomic():  # one commit for them all
         for part in reversed(parts):
             if part.status != ReportStatus.READY:
-                make_report_part.using(priority=priority).enqueue(part.pk, club)
+                make_report_part.using(priority=HELPING).enqueue(part.pk, club)
+    share_fairly()
+
+
+def share_fairly() -> None:
+    """Fair sharing between clubs: each club's help queued (``make_report_part``) comes before
+    the reports waiting (``HELPING``), unless a report of another club waits that no worker has
+    begun; then it goes behind every report waiting (``YIELDED``), so the next idle worker
+    begins that report instead of helping. The helped report's own maker goes on making its
+    parts; once the other club's report is begun, the help comes first again.
+
+    Called after every change to what waits: a report queued (``making.queue``) or queued again
+    (``taking_up``), a report begun (``making.make``), help queued (``queue``). Each caller has
+    committed its change before it calls, and the calls take their turns (the help's rows
+    locked), so the last call sees every change made before it."""
+    if not isinstance(make_report_part.get_backend(), DatabaseBackend):
+        return  # run as they are queued (the tests' immediate backend): no queue to order
+    help_queued = DBTaskResult.objects.ready().filter(task_path=make_report_part.module_path)
+    with transaction.atomic():
+        if not list(help_queued.select_for_update().values_list("pk", flat=True)):
+            return
+        waiting = _clubs_waiting()
+        if len(waiting) == 1:
+            (club,) = waiting
+            # Only this club waits: its own help comes first; every other club's (and a task
+            # queued before clubs, with no club) goes behind its report.
+            its_own = Q(args_kwargs__args__1=club)
+            help_queued.filter(its_own, priority=YIELDED).update(priority=HELPING)
+            others = ~its_own | Q(args_kwargs__args__1__isnull=True)
+            help_queued.filter(others, priority=HELPING).update(priority=YIELDED)
+        elif waiting:  # clubs wait: each club's help goes behind another's report
+            help_queued.filter(priority=HELPING).update(priority=YIELDED)
+        else:
+            help_queued.filter(priority=YIELDED).update(priority=HELPING)
 
 
 @scopes_disabled()
-def _others_waiting(club: int | None) -> bool:
-    """Whether a report of a club other than ``club`` waits that no worker has begun: one
-    queued for a worker (a report made at once in a request has no task, and one whose request
-    died before making it waits for its page, not for a worker)."""
-    waiting = Report.objects.filter(status=ReportStatus.QUEUED).exclude(task_id="")
-    return (waiting if club is None else waiting.exclude(club_id=club)).exists()
-
-
-def make_room_for(club: int | None) -> int:
-    """Fair sharing between clubs: a report of ``club`` is queued, so the help queued for
-    other clubs' reports (``HELPING``) goes behind every report waiting (``YIELDED``). The
-    next idle worker begins the report of ``club`` instead of helping; the helped report's
-    own maker goes on making its parts. Returns how many tasks moved back."""
-    if not isinstance(make_report_part.get_backend(), DatabaseBackend):
-        return 0  # run as they are queued (the tests' immediate backend): no queue to order
-    helping = DBTaskResult.objects.ready().filter(
-        task_path=make_report_part.module_path, priority=HELPING
+def _clubs_waiting() -> set[int]:
+    """The clubs with a report that waits for a worker, no worker having begun it: queued, its
+    task not taken yet. (A report made at once in a request has no task; one whose request died
+    before making it waits for its page, not for a worker.)"""
+    queued = dict(
+        Report.objects.filter(status=ReportStatus.QUEUED)
+        .exclude(task_id="")
+        .values_list("task_id", "club_id")
     )
-    # A task queued before clubs has no club: it is another club's too.
-    theirs = ~Q(args_kwargs__args__1=club) | Q(args_kwargs__args__1__isnull=True)
-    return helping.filter(theirs).update(priority=YIELDED)
+    if not queued:
+        return set()
+    untaken = DBTaskResult.objects.ready().filter(pk__in=list(queued)).values_list("pk", flat=True)
+    return {queued[str(pk)] for pk in untaken}
 
 
 def make_all(

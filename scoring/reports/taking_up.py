@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from members.scopes import scopes_disabled
 from scoring.models import ABANDONED_AFTER, Report, ReportStatus
-from scoring.reports import heartbeat, kept_files
+from scoring.reports import heartbeat, kept_files, parts
 from scoring.reports.kept import kept_name
 from scoring.reports.making import make, make_report, queue
 from scoring.reports.registry import made_at_once
@@ -60,6 +60,7 @@ def take_back(report: Report, now: Any) -> bool:
     if task is None:
         return True
     heartbeat.requeue(task)
+    parts.share_fairly()  # it waits again
     return False
 
 

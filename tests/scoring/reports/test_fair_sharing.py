@@ -1,8 +1,10 @@
-"""The workers' fair sharing between clubs (scoring/reports/parts.py, ``make_room_for``; issue
+"""The workers' fair sharing between clubs (scoring/reports/parts.py, ``share_fairly``; issue
 42): idle workers help finish a report being made before they begin the next one queued, but
 not while a report of another club waits that no worker has begun. Read from the database
 queue as a worker takes from it: ``DBTaskResult.objects.ready()`` in its own order (priority,
 then when), the first it can lock."""
+
+from datetime import timedelta
 
 import pytest
 from django.utils import timezone
@@ -12,9 +14,10 @@ from members.models import Club
 from members.scopes import in_club
 from scoring.clubs import fill_new_club
 from scoring.models import Report, ReportPart, ReportStatus
-from scoring.reports import parts
+from scoring.reports import making, parts
 from scoring.reports.asking import Maker, ask
 from scoring.reports.specs import Spec
+from scoring.reports.taking_up import take_up
 from scoring.standings import Filters, Period
 
 pytestmark = pytest.mark.django_db
@@ -66,8 +69,8 @@ def test_a_report_of_another_club_is_begun_before_the_help_with_a_big_one(
     database_queue, sakura, club_rule
 ):
     """Our club's half-year report is being made, its parts queued for idle workers; a report
-    of 桜会 asked for then is the next task an idle worker takes. Our parts still come
-    before our own members' next report, and once 桜会's is begun they are helped again."""
+    of 桜会 asked for then is the next task an idle worker takes. Once a worker has begun it,
+    the help with ours comes first again, before our own members' next report."""
     ours = queued("2025-H2")
     our_parts = begun(ours)
     with in_club(sakura):
@@ -75,12 +78,28 @@ def test_a_report_of_another_club_is_begun_before_the_help_with_a_big_one(
     later_ours = queued("2025-10")
 
     assert taken() == ("make_report", [theirs.pk])
-    # Then ours: the waiting reports before the help with a report begun (ours or theirs).
-    assert taken() == ("make_report", [later_ours.pk])
-    # Behind every report, the help with ours is still there: each part, last first.
+    assert making.make(theirs.pk) == ReportStatus.READY  # begun (and made) by that worker
+    # The help with ours, each part, last first; then our member's report.
     helped = [taken() for _ in our_parts]
     assert helped == [("make_report_part", [p.pk, Club.DEFAULT_PK]) for p in reversed(our_parts)]
+    assert taken() == ("make_report", [later_ours.pk])
     assert DBTaskResult.objects.ready().get_locked() is None
+
+
+def test_help_stays_behind_while_two_clubs_wait_and_comes_back_when_none_does(
+    database_queue, sakura, club_rule
+):
+    """While another club's report waits, each club's help is behind it; a report of ours
+    waiting besides does not bring ours forward."""
+    ours = queued("2025-H2")
+    our_parts = begun(ours)
+    with in_club(sakura):
+        theirs = queued("2025-H2")
+    later_ours = queued("2025-10")
+    assert taken() == ("make_report", [theirs.pk])
+    # 桜会's task is taken but its report not yet begun: still, only ours waits now.
+    assert taken() == ("make_report", [later_ours.pk])
+    assert [taken()[0] for _ in our_parts] == ["make_report_part"] * len(our_parts)
 
 
 def test_a_report_begun_while_another_clubs_waits_queues_its_help_behind_it(
@@ -138,3 +157,45 @@ def test_a_report_of_another_club_left_queued_by_a_request_that_died_takes_no_he
     later = queued("2025-10")
     assert [taken()[0] for _ in our_parts] == ["make_report_part"] * len(our_parts)
     assert taken() == ("make_report", [later.pk])
+
+
+def test_our_own_report_waiting_does_not_put_our_help_behind(database_queue, club_rule):
+    """A report of our own club waiting when ours is begun: our parts still come first."""
+    ours = queued("2025-H2")
+    later = queued("2025-10")
+    DBTaskResult.objects.filter(pk=ours.task_id).update(priority=5)
+    our_parts = begun(ours)
+    assert [taken()[0] for _ in our_parts] == ["make_report_part"] * len(our_parts)
+    assert taken() == ("make_report", [later.pk])
+
+
+def test_a_report_of_another_club_already_begun_takes_no_help_away(
+    database_queue, sakura, club_rule
+):
+    """桜会's report is being made already (a worker took it): it waits for no worker, so the
+    help with ours is queued ahead of the reports waiting."""
+    with in_club(sakura):
+        theirs = queued("2025-H2")
+    assert taken() == ("make_report", [theirs.pk])
+    assert Report.claim(theirs.pk)
+    our_parts = begun(queued("2025-H2"))
+    assert [taken()[0] for _ in our_parts] == ["make_report_part"] * len(our_parts)
+
+
+def test_a_report_of_another_club_queued_again_after_its_worker_died_is_begun_first(
+    database_queue, sakura, club_rule
+):
+    """桜会's worker died making its report: its page takes it up, its own task queued again,
+    and that task comes before the help with ours."""
+    with in_club(sakura):
+        theirs = queued("2025-H2")
+        assert taken() == ("make_report", [theirs.pk])
+        assert Report.claim(theirs.pk)
+    our_parts = begun(queued("2025-H2"))
+    long_ago = timezone.now() - timedelta(hours=1)
+    with in_club(sakura):
+        Report.objects.filter(pk=theirs.pk).update(beat_at=long_ago, started_at=long_ago)
+        theirs.refresh_from_db()
+        assert take_up(theirs).status == ReportStatus.QUEUED
+    assert taken() == ("make_report", [theirs.pk])
+    assert [taken()[0] for _ in our_parts] == ["make_report_part"] * len(our_parts)

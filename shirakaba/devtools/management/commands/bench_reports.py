@@ -41,6 +41,7 @@ from itertools import accumulate
 from typing import Any, TextIO, cast
 
 from django.core.management.base import CommandError
+from django_tasks_db.models import DBTaskResult
 
 from members.models import Club, Member, default_club
 from members.scopes import ClubCommand, in_club, scopes_disabled
@@ -58,7 +59,7 @@ from scoring.models import (
 from scoring.notation import MeetKind
 from scoring.reports import weasy
 from scoring.reports.asking import ask
-from scoring.reports.parts import chart_of
+from scoring.reports.parts import chart_of, make_report_part
 from scoring.reports.pdf import _stamps as pdf_stamps
 from scoring.reports.pdf import number_runs, report_pieces, total_stamp
 from scoring.reports.specs import Spec
@@ -286,7 +287,10 @@ class Command(ClubCommand):
                     if beside:
                         start = time.perf_counter()
                         big = ask(spec)
-                        while not ReportPart.objects.exists():  # its parts queued
+                        helping = DBTaskResult.objects.ready().filter(
+                            task_path=make_report_part.module_path
+                        )
+                        while not helping.exists():  # its parts queued for the idle workers
                             time.sleep(0.02)
                         times["ours begun"] = time.perf_counter() - start
                         with in_club(small):
