@@ -86,22 +86,6 @@ def test_a_report_of_another_club_is_begun_before_the_help_with_a_big_one(
     assert DBTaskResult.objects.ready().get_locked() is None
 
 
-def test_help_stays_behind_while_two_clubs_wait_and_comes_back_when_none_does(
-    database_queue, sakura, club_rule
-):
-    """While another club's report waits, each club's help is behind it; a report of ours
-    waiting besides does not bring ours forward."""
-    ours = queued("2025-H2")
-    our_parts = begun(ours)
-    with in_club(sakura):
-        theirs = queued("2025-H2")
-    later_ours = queued("2025-10")
-    assert taken() == ("make_report", [theirs.pk])
-    # 桜会's task is taken but its report not yet begun: still, only ours waits now.
-    assert taken() == ("make_report", [later_ours.pk])
-    assert [taken()[0] for _ in our_parts] == ["make_report_part"] * len(our_parts)
-
-
 def test_a_report_begun_while_another_clubs_waits_queues_its_help_behind_it(
     database_queue, sakura, club_rule
 ):
