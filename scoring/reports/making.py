@@ -64,7 +64,8 @@ def _make_in_club(report_id: int, progress: Progress, *, share: bool) -> str:
     report = Report.objects.get(pk=report_id)
     if not claimed:
         return str(report.status)
-    parts.share_fairly()  # begun: it waits no more
+    if report.task_id:  # a worker's: begun, it waits for one no more (``parts.share_fairly``)
+        parts.share_fairly()
     spec = Spec.from_json(report.spec)
     try:
         rendering = _RowProgress(report_id, progress)
