@@ -1,7 +1,16 @@
+from typing import Any
+
+from django import forms
 from django.contrib import admin
+from django.contrib.auth.admin import UserAdmin
+from django.contrib.auth.models import User
+from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
+from django_scopes import scopes_disabled
 from simple_history.admin import SimpleHistoryAdmin
 
-from members.models import Member
+from members.models import Club, ClubRole, Member
+from members.roles import ORGANIZER
 
 
 # django-simple-history ships no types, so its admin is Any to mypy.
@@ -10,3 +19,65 @@ class MemberAdmin(SimpleHistoryAdmin):  # type: ignore[misc]
     list_display = ["name", "furigana", "is_active", "is_guest", "joined_on", "user"]
     list_filter = ["is_active", "is_guest"]
     search_fields = ["name", "furigana"]
+
+
+class ClubRoleForm(forms.ModelForm):  # type: ignore[type-arg]
+    """A role on a login's admin page: the club is chosen here (a role's club is never on the
+    club's own forms); with one club in the install, that club without asking."""
+
+    club = forms.ModelChoiceField(Club.objects.all(), label=_("club"), required=False)
+
+    class Meta:
+        model = ClubRole
+        fields = ["role"]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.instance.pk is not None:
+            self.fields["club"].initial = self.instance.club_id
+        if not Club.objects.exclude(pk=Club.DEFAULT_PK).exists():
+            self.fields["club"].widget = forms.HiddenInput()
+
+    def clean_club(self) -> Club:
+        chosen: Club | None = self.cleaned_data.get("club")
+        return chosen if chosen is not None else Club.objects.get(pk=Club.DEFAULT_PK)
+
+    def clean(self) -> dict[str, Any] | None:
+        cleaned = super().clean()
+        if cleaned and "club" in cleaned:  # set before the model's checks, with the club
+            self.instance.club = cleaned["club"]
+        return cleaned
+
+
+class RolesOfALogin(admin.TabularInline):  # type: ignore[type-arg]
+    """The login's roles, club by club: 記録係 or 会員 (``members.models.ClubRole``)."""
+
+    model = ClubRole
+    form = ClubRoleForm
+    fields = ["club", "role"]
+    extra = 1
+
+    def get_formset(self, request: HttpRequest, obj: Any = None, **kwargs: Any) -> Any:
+        # The model's own fields only: the club is the form's (a club field is never editable).
+        return super().get_formset(request, obj, **{**kwargs, "fields": ["role"]})
+
+
+class LoginAdmin(UserAdmin):  # type: ignore[type-arg]
+    """Django's page of a login, with its roles in the clubs below (the groups 記録係 and 会員
+    only say what each role may do: a login is not put in them). A login given 記録係 here
+    gets the staff status an organizer uses the admin with."""
+
+    inlines = [RolesOfALogin]
+
+    def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
+        super().save_related(request, form, formsets, change)
+        user = form.instance
+        with scopes_disabled():
+            organizer = ClubRole.objects.filter(user=user, role=ORGANIZER).exists()
+        if organizer and not user.is_staff:
+            user.is_staff = True
+            user.save(update_fields=["is_staff"])
+
+
+admin.site.unregister(User)
+admin.site.register(User, LoginAdmin)

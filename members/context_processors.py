@@ -4,8 +4,8 @@ from django.conf import settings
 from django.http import HttpRequest
 from django.utils.functional import SimpleLazyObject
 
-from members.models import DisplaySettings, Member
-from members.roles import is_organizer
+from members.models import Club, DisplaySettings, Member, club_in_scope
+from members.roles import is_organizer, roles_in_clubs
 
 
 def own_member(request: HttpRequest) -> Member | None:
@@ -19,10 +19,36 @@ def own_member(request: HttpRequest) -> Member | None:
     return found
 
 
+def clubs_to_choose(request: HttpRequest) -> list[Club]:
+    """The clubs a signed-in login may switch between in the menu (those it holds a role in;
+    a superuser's, every club): none, and no query, for a login of one club."""
+    user = request.user
+    if not user.is_authenticated:
+        return []
+    if user.is_superuser:
+        clubs = list(Club.objects.all())
+    else:
+        held = roles_in_clubs(user)
+        clubs = list(Club.objects.filter(pk__in=held)) if len(held) > 1 else []
+    return clubs if len(clubs) > 1 else []
+
+
+def club_shown(request: HttpRequest) -> Club | None:
+    """The club of the request when it is not the site's one club (its name heads the page),
+    else None, without a query."""
+    club = club_in_scope()
+    if club is None or club == Club.DEFAULT_PK:
+        return None
+    return Club.objects.filter(pk=club).first()
+
+
 def roles(request: HttpRequest) -> dict[str, Any]:
     return {
         "is_organizer": is_organizer(request.user),
         "own_member": SimpleLazyObject(lambda: own_member(request)),
+        "clubs_to_choose": SimpleLazyObject(lambda: clubs_to_choose(request)),
+        "this_club": SimpleLazyObject(lambda: club_shown(request)),
+        "this_club_key": club_in_scope(),
     }
 
 

@@ -75,8 +75,24 @@ class Club(models.Model):
     def __str__(self) -> str:
         return self.name or self.slug
 
+    @property
+    def shown_name(self) -> str:
+        """The club's name as pages show it: the site's own name for the site's one club."""
+        return self.name or str(_("Shirakaba Mahjong Circle"))
+
 
 DEFAULT_CLUB_SLUG = "default"
+
+
+def club_name_in_scope() -> str:
+    """The name of the club in scope as its pages and handouts write it: the site's own name
+    for the site's one club (and outside every scope), with no query then."""
+    club = club_in_scope()
+    if club is not None and club != Club.DEFAULT_PK:
+        found = Club.objects.filter(pk=club).first()
+        if found is not None:
+            return found.shown_name
+    return str(_("Shirakaba Mahjong Circle"))
 
 
 class OwnedByAClub:
@@ -233,13 +249,14 @@ class Member(OwnedByAClub, models.Model):
     )
     is_guest = models.BooleanField(_("guest"), default=False)
     joined_on = models.DateField(_("joined"), null=True, blank=True)
-    user = models.OneToOneField(
+    user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         verbose_name=_("login"),
         on_delete=models.SET_NULL,
         null=True,
         blank=True,
-        related_name="member",
+        related_name="members",
+        help_text=_("The login of this member, one in each club it is a member of."),
     )
     note = models.CharField(
         _("note"), max_length=NOTE_LENGTH, blank=True, validators=[no_control_characters]
@@ -254,6 +271,7 @@ class Member(OwnedByAClub, models.Model):
         ordering = ["furigana", "name"]
         constraints = [
             models.UniqueConstraint(fields=["club", "name"], name="member_name_unique_in_club"),
+            models.UniqueConstraint(fields=["club", "user"], name="member_login_once_in_club"),
         ]
 
     def __str__(self) -> str:
@@ -287,6 +305,44 @@ class Member(OwnedByAClub, models.Model):
         in_club = Member.objects.filter(club_id=club)
         others = in_club.exclude(pk=self.pk) if self.pk else in_club
         return next((m for m in others.only("pk", "name") if name_key(m.name) == key), None)
+
+
+class ClubRole(OwnedByAClub, models.Model):
+    """A login's role in one club: 記録係 (the organizer) or 会員 (a member). One login may hold
+    roles in several clubs (記録係 of one, 会員 of another); in a request it has the
+    permissions of its roles in the club in scope, and no other club's
+    (``members.backends.ClubRoleBackend``). A superuser is the site's and holds both
+    everywhere without a row. docs/clubs.md, "One login, a role in each club"."""
+
+    ORGANIZER = "記録係"
+    MEMBER = "会員"
+    ROLES = [(ORGANIZER, _("Organizer (記録係)")), (MEMBER, _("Member (会員)"))]
+
+    club = club_field("roles")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("login"),
+        on_delete=models.CASCADE,
+        related_name="club_roles",
+    )
+    role = models.CharField(_("role"), max_length=10, choices=ROLES)
+
+    history = HistoricalRecords()
+    objects = ScopedToClub()
+
+    class Meta:
+        verbose_name = _("role in the club")
+        verbose_name_plural = _("roles in the club")
+        ordering = ["club", "user", "role"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "user", "role"], name="club_role_once"),
+            models.CheckConstraint(
+                condition=models.Q(role__in=["記録係", "会員"]), name="club_role_known"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.role}"
 
 
 class DisplaySettings(models.Model):

@@ -1,8 +1,12 @@
-"""The two roles of the club: 記録係 (organizer) and 会員 (member).
+"""The two roles in a club: 記録係 (organizer) and 会員 (member).
 
-Roles are Django groups. The organizer may add, change and delete everything in the
-``members`` and ``scoring`` apps (and use the admin); a member may only view. The groups
-and their permissions are (re)made after every ``migrate`` and by ``manage.py setup_roles``.
+A login holds its roles club by club (``members.models.ClubRole``): 記録係 of one club and
+会員 of another, say. In a request it has the roles it holds in the club in scope, and their
+permissions (``members.backends.ClubRoleBackend``), none of another club's. The organizer may
+add, change and delete everything of the club in the ``members`` and ``scoring`` apps (and use
+the admin); a member may only view. What each role may do is a Django group of the role's
+name, (re)made after every ``migrate`` and by ``manage.py setup_roles``; nobody is a member
+of those groups (``members 0008`` turned the memberships into roles in the default club).
 """
 
 from collections.abc import Callable
@@ -15,9 +19,12 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
+from django_scopes import scopes_disabled
 
-ORGANIZER = "記録係"
-MEMBER = "会員"
+from members.models import Club, ClubRole, club_in_scope, default_club
+
+ORGANIZER = ClubRole.ORGANIZER
+MEMBER = ClubRole.MEMBER
 APPS = ("members", "scoring")
 
 
@@ -47,35 +54,80 @@ def rights_of_roles(using: str = "default") -> dict[str, frozenset[str]]:
     }
 
 
+def roles_from_groups(using: str = "default") -> int:
+    """Each login still in a role's group (a backup from before roles were held club by
+    club, restored) holds that role in the site's one club instead, as ``members 0008``
+    moved them; return how many. The groups are left with no members: they only say what
+    each role may do."""
+    through = User.groups.through
+    held = through.objects.using(using).filter(group__name__in=[ORGANIZER, MEMBER])
+    pairs = list(held.values_list("user_id", "group__name"))
+    with scopes_disabled():
+        ClubRole.objects.using(using).bulk_create(
+            [ClubRole(club_id=Club.DEFAULT_PK, user_id=user, role=role) for user, role in pairs],
+            ignore_conflicts=True,
+        )
+    held.delete()
+    return len(pairs)
+
+
 def ensure_groups_after_migrate(**kwargs: object) -> None:
     """``post_migrate``'s receiver (connected in ``MembersConfig.ready``)."""
     ensure_groups(using=str(kwargs.get("using", "default")))
 
 
-def club_roles(user: AbstractBaseUser | AnonymousUser) -> frozenset[str]:
-    """The club roles a user holds (a superuser holds both), read once per request's user."""
+def roles_in_clubs(user: AbstractBaseUser | AnonymousUser) -> dict[int, frozenset[str]]:
+    """Every club a login holds a role in, with its roles there (``{club key: roles}``): one
+    query, read once per request's user (the club of the request and its menu read it)."""
     if not user.is_authenticated:
-        return frozenset()
+        return {}
     # The stubs type request.user as AbstractBaseUser; AUTH_USER_MODEL is auth.User here.
     account = cast(User, user)
-    cached: frozenset[str] | None = account.__dict__.get("_club_roles")
+    cached: dict[int, frozenset[str]] | None = account.__dict__.get("_roles_in_clubs")
     if cached is None:
-        if account.is_superuser:
-            cached = frozenset({ORGANIZER, MEMBER})
-        else:
-            names = account.groups.filter(name__in=[ORGANIZER, MEMBER]).values_list(
-                "name", flat=True
-            )
-            cached = frozenset(names)
-        account.__dict__["_club_roles"] = cached
+        held: dict[int, set[str]] = {}
+        with scopes_disabled():  # a login's own rows in every club: the site's reading
+            rows = ClubRole.objects.filter(user_id=account.pk).values_list("club_id", "role")
+            for club, role in rows:
+                held.setdefault(club, set()).add(role)
+        cached = {club: frozenset(roles) for club, roles in held.items()}
+        account.__dict__["_roles_in_clubs"] = cached
     return cached
+
+
+def club_roles(user: AbstractBaseUser | AnonymousUser) -> frozenset[str]:
+    """The roles a user holds in the club in scope (the site's one club outside every scope);
+    a superuser holds both in every club."""
+    if not user.is_authenticated:
+        return frozenset()
+    if cast(User, user).is_superuser:
+        return frozenset({ORGANIZER, MEMBER})
+    club = club_in_scope()
+    return roles_in_clubs(user).get(club if club is not None else Club.DEFAULT_PK, frozenset())
+
+
+def grant(user: AbstractBaseUser, role: str, club: Club | int | None = None) -> None:
+    """Give ``user`` ``role`` in ``club`` (the club in scope, else the site's one club);
+    holding it already is no change."""
+    key = club if isinstance(club, int) else club.pk if club is not None else default_club()
+    with scopes_disabled():
+        ClubRole.objects.get_or_create(club_id=key, user_id=user.pk, role=role)
+    user.__dict__.pop("_roles_in_clubs", None)
+    user.__dict__.pop("_perms_in_clubs", None)
 
 
 def is_organizer(user: AbstractBaseUser | AnonymousUser) -> bool:
     return ORGANIZER in club_roles(user)
 
 
-ROLE_FREE_PAGES = {"login", "logout", "password_change", "password_change_done", "set_language"}
+ROLE_FREE_PAGES = {
+    "login",
+    "logout",
+    "password_change",
+    "password_change_done",
+    "set_language",
+    "choose-club",
+}
 """What a signed-in login without a club role may reach: its own account, nothing of the
 club's (the admin decides for itself by staff status and permissions)."""
 

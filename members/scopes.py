@@ -28,6 +28,7 @@ from django_scopes import scope
 from django_scopes import scopes_disabled as _scopes_disabled
 
 from members.models import DEFAULT_CLUB_SLUG, Club
+from members.roles import roles_in_clubs
 
 
 @contextmanager
@@ -46,10 +47,28 @@ def scopes_disabled() -> Iterator[None]:
         yield
 
 
+CHOSEN_CLUB = "club"
+"""The session's key for the club a login chose in the menu (``members.views.choose_club``)."""
+
+
 def club_of_request(request: HttpRequest) -> Club | int:
-    """The club a request is for: the site's one club while clubs have no addresses of their
-    own (docs/clubs.md, what is not built yet)."""
-    return Club.DEFAULT_PK
+    """The club a request is for. A visitor's: the site's one club (clubs have no addresses
+    of their own yet, docs/clubs.md). A signed-in login's: the club it chose in the menu while
+    it holds a role there (a superuser: any club), else the site's one club if it holds a role
+    there, else its first club; a login with no role anywhere, the site's one club (where
+    ``ClubRoleRequiredMiddleware`` turns it away)."""
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return Club.DEFAULT_PK
+    held = roles_in_clubs(user)
+    chosen = request.session.get(CHOSEN_CLUB) if hasattr(request, "session") else None
+    if isinstance(chosen, int) and (
+        chosen in held or (user.is_superuser and Club.objects.filter(pk=chosen).exists())
+    ):
+        return chosen
+    if not held or Club.DEFAULT_PK in held:
+        return Club.DEFAULT_PK
+    return min(held)
 
 
 def is_site_admin(request: HttpRequest) -> bool:

@@ -10,4 +10,5 @@ urlpatterns = [
     path("locks/", views.lock_list, name="locks"),
     path("locks/<int:pk>/release/", views.lock_release, name="lock-release"),
     path("session/extend/", views.session_extend, name="session-extend"),
+    path("club/", views.choose_club, name="choose-club"),
 ]

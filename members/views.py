@@ -5,6 +5,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_not_required
+from django.core.exceptions import PermissionDenied
 from django.forms import Form
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -15,8 +16,9 @@ from django.views.decorators.http import require_POST, require_safe
 
 from members import locks
 from members.forms import CountedPasswordChangeForm, MemberForm, SignInForm
-from members.models import DisplaySettings, Member
-from members.roles import organizer_required
+from members.models import Club, DisplaySettings, Member
+from members.roles import organizer_required, roles_in_clubs
+from members.scopes import CHOSEN_CLUB
 
 
 @require_safe
@@ -157,3 +159,20 @@ def display_settings(request: HttpRequest) -> HttpResponse:
     if not url_has_allowed_host_and_scheme(back, {request.get_host()}, request.is_secure()):
         back = "/"
     return redirect(back)
+
+
+@require_POST
+def choose_club(request: HttpRequest) -> HttpResponse:
+    """The menu's choice of club, for a login with roles in several: its pages are that
+    club's from now on (kept in the session, ``members.scopes.club_of_request``). A club the
+    login holds no role in is refused (403), and a superuser may choose any club."""
+    try:
+        key = int(request.POST.get("club", ""))
+    except ValueError:
+        return HttpResponseBadRequest(_("Choose a club."))
+    if not request.user.is_superuser and key not in roles_in_clubs(request.user):
+        raise PermissionDenied
+    club = get_object_or_404(Club, pk=key)
+    request.session[CHOSEN_CLUB] = club.pk
+    messages.success(request, _("Now showing %(club)s.") % {"club": club.shown_name})
+    return redirect("home")

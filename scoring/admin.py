@@ -6,13 +6,15 @@ a finalised meet changes only after it is reopened with a reason in the app. No 
 from typing import Any
 
 from django.contrib import admin, messages
+from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext_lazy as _
 from simple_history.admin import SimpleHistoryAdmin
 
-from members.models import Club
+from members.models import Club, ClubRole
+from members.roles import ORGANIZER
 from scoring.clubs import fill_new_club
 from scoring.models import (
     BigHand,
@@ -182,6 +184,15 @@ class ClubSettingsAdmin(HistoryAdmin):
         return False
 
 
+class ClubRoleInline(admin.TabularInline):  # type: ignore[type-arg]
+    """Who holds which role in the club: its first organizer is given here, with the club."""
+
+    model = ClubRole
+    fields = ["user", "role"]
+    raw_id_fields = ["user"]
+    extra = 1
+
+
 @admin.register(Club)
 class ClubAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     """The install's clubs, for the site's superuser only (a club's organizer manages their
@@ -191,6 +202,7 @@ class ClubAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
     list_display = ["slug", "name", "made_at"]
     fields = ["slug", "name"]
+    inlines = [ClubRoleInline]
 
     def has_module_permission(self, request: HttpRequest) -> bool:
         return bool(request.user.is_superuser)
@@ -212,3 +224,9 @@ class ClubAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         super().save_model(request, obj, form, change)
         if not change:
             fill_new_club(obj)
+
+    def save_formset(self, request: HttpRequest, form: Any, formset: Any, change: bool) -> None:
+        """An organizer given here has the staff status an organizer uses the admin with."""
+        super().save_formset(request, form, formset, change)
+        organizers = ClubRole.objects.filter(club=form.instance, role=ORGANIZER)
+        User.objects.filter(pk__in=organizers.values("user_id")).update(is_staff=True)

@@ -53,7 +53,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from members.models import DEFAULT_CLUB_SLUG, Club
-from members.roles import MEMBER, ORGANIZER, ensure_groups, rights_of_roles
+from members.roles import MEMBER, ORGANIZER, ensure_groups, rights_of_roles, roles_from_groups
 from members.scopes import scopes_disabled
 from scoring.clubs import AS_MIGRATED
 from scoring.models import (
@@ -316,6 +316,7 @@ def restore(path: Path, *, keep_admin_rights: bool = False) -> str:
                 if in_labels(model, SIGN_IN_RECORDS):
                     model._base_manager.all().delete()
             ensure_groups()
+            roles_from_groups()
         return "sqlite"
     rows = read_json_backup(path)
     if not keep_admin_rights:
@@ -334,6 +335,7 @@ def restore(path: Path, *, keep_admin_rights: bool = False) -> str:
                 for group in StandingsGroup.objects.filter(awards__isnull=True):
                     make_default_awards(group)
                 ensure_groups()
+                roles_from_groups()
         except (DeserializationError, DatabaseError, LookupError, ValueError) as error:
             said = str(error).replace(f"Problem installing fixture '{fixture}': ", "")
             raise BackupError(
@@ -524,6 +526,9 @@ def accounts_in_sqlite(path: Path) -> tuple[list[Account], GroupRights]:
             f"SELECT x.user_id, t.app_label || '.' || p.codename "
             f"FROM auth_user_user_permissions x {perm}"
         ).fetchall()
+        tables = {str(n) for (n,) in db.execute("SELECT name FROM sqlite_schema")}
+        if "members_clubrole" in tables:  # roles held club by club (members 0008)
+            in_groups += db.execute("SELECT user_id, role FROM members_clubrole").fetchall()
         of_groups = db.execute(
             f"SELECT g.name, t.app_label || '.' || p.codename "
             f"FROM auth_group_permissions x JOIN auth_group g ON g.id = x.group_id {perm}"
@@ -558,6 +563,21 @@ def accounts_in_json(rows: list[dict[str, object]]) -> tuple[list[Account], Grou
             if "pk" in row:
                 group_names[str(row["pk"])] = name
             groups[name] = frozenset(_permission(ref) for ref in _refs(fields.get("permissions")))
+    # Roles held club by club (members 0008): a role counts as its group's membership did.
+    users = {
+        str(row.get("pk")): str(_fields(row).get("username"))
+        for row in rows
+        if row["model"] == "auth.user"
+    }
+    held: dict[str, set[str]] = {}
+    for row in rows:
+        if row["model"] == "members.clubrole":
+            fields = _fields(row)
+            ref: Any = fields.get("user")
+            named = _is_natural_key(ref) and len(ref) == 1
+            holder = str(ref[0]) if named else users.get(str(ref))
+            if holder is not None:
+                held.setdefault(holder, set()).add(str(fields.get("role")))
     accounts = []
     for row in rows:
         if row["model"] == "auth.user":
@@ -572,7 +592,8 @@ def accounts_in_json(rows: list[dict[str, object]]) -> tuple[list[Account], Grou
                         if _is_natural_key(ref) and len(ref) == 1
                         else group_names.get(str(ref), f"#{ref}")
                         for ref in _refs(fields.get("groups"))
-                    ),
+                    )
+                    | held.get(str(fields.get("username")), set()),
                     permissions=frozenset(
                         _permission(ref) for ref in _refs(fields.get("user_permissions"))
                     ),

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import importlib
 
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from members.models import Club
+from members.roles import ORGANIZER, grant
 from members.scopes import in_club
 from scoring.models import RuleSet, StandingsGroup
 
@@ -17,15 +19,33 @@ from scoring.models import RuleSet, StandingsGroup
 AS_MIGRATED = importlib.import_module("scoring.migrations.0007_read_the_sheets_again").as_migrated
 
 
-def make_club(slug: str, name: str = "") -> Club:
+def make_club(slug: str, name: str = "", organizer: str = "") -> Club:
     """A new club, checked as a form checks it (a short name no other club has, letters,
-    digits and hyphens), with what a club starts with; all or nothing."""
+    digits and hyphens), with what a club starts with, and its first organizer when named
+    (``first_organizer``); all or nothing."""
     club = Club(slug=slug, name=name)
     club.full_clean()
     with transaction.atomic():
         club.save()
         fill_new_club(club)
+        if organizer:
+            first_organizer(club, organizer)
     return club
+
+
+def first_organizer(club: Club, username: str) -> tuple[User, bool]:
+    """Make the login ``username`` an organizer (記録係) of ``club``, with the admin's staff
+    status an organizer has: the login as it is if there is one (it keeps its roles in other
+    clubs), else a new one with no password yet (``manage.py changepassword`` gives it one).
+    Return the login and whether it was made."""
+    user, made = User.objects.get_or_create(username=username)
+    if made:
+        user.set_unusable_password()
+    user.is_staff = True
+    user.full_clean()
+    user.save()
+    grant(user, ORGANIZER, club)
+    return user, made
 
 
 def fill_new_club(club: Club) -> None:

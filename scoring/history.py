@@ -61,7 +61,8 @@ def editor_name(user: AbstractBaseUser | None) -> str:
     the login carries, else the login itself; "—" when nobody is known (a script)."""
     if user is None:
         return "—"
-    member = getattr(user, "member", None)
+    linked = getattr(user, "members", None)  # its member in the club in scope (one a club)
+    member = next(iter(linked.all()), None) if linked is not None else None
     if member is not None:
         return str(member.name)
     full_name = str(getattr(user, "get_full_name", lambda: "")())
@@ -146,17 +147,23 @@ def _events(game: Hanchan) -> list[tuple[datetime, int, int, Any]]:
     """Every snapshot row of the game, its results and big hands, oldest first (within one
     instant: the game before its results before their hands)."""
     events: list[tuple[datetime, int, int, Any]] = []
-    for h in game.history.select_related("history_user__member", "rule_set"):
+    for h in game.history.select_related("history_user", "rule_set").prefetch_related(
+        "history_user__members"
+    ):
         events.append((h.history_date, 0, h.history_id, h))
-    results = HanchanResult.history.filter(hanchan_id=game.pk).select_related(
-        "history_user__member", "member"
+    results = (
+        HanchanResult.history.filter(hanchan_id=game.pk)
+        .select_related("history_user", "member")
+        .prefetch_related("history_user__members")
     )
     result_ids: set[int] = set()
     for r in results:
         result_ids.add(r.id)
         events.append((r.history_date, 1, r.history_id, r))
-    for b in BigHand.history.filter(result_id__in=result_ids).select_related(
-        "history_user__member"
+    for b in (
+        BigHand.history.filter(result_id__in=result_ids)
+        .select_related("history_user")
+        .prefetch_related("history_user__members")
     ):
         events.append((b.history_date, 2, b.history_id, b))
     events.sort(key=lambda event: event[:3])

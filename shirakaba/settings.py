@@ -211,7 +211,7 @@ AUTH_PASSWORD_VALIDATORS = [
 # lifts them on the members page (members.views.locks) or with `manage.py unlock`.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    "members.backends.ClubRoleBackend",
 ]
 AXES_FAILURE_LIMIT = 5
 SIGNIN_ADDRESS_LIMIT = 30

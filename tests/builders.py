@@ -32,7 +32,7 @@ from openpyxl import Workbook, load_workbook
 from playwright.sync_api import Page
 from pypdf import PdfReader
 
-from members.models import Club, Member
+from members.models import Club, ClubRole, Member
 from members.roles import ORGANIZER
 from members.scopes import in_club
 from scoring.models import (
@@ -552,6 +552,7 @@ IN_THE_DEFAULT_CLUB = (
 # that this is all of them.
 CLUBS_OWN = [
     Member,
+    ClubRole,
     Meet,
     Answer,
     DrawnPlace,

@@ -11,7 +11,7 @@ from django.utils import translation
 from hypothesis import settings as hypothesis_settings
 
 from members.models import Club, Member
-from members.roles import MEMBER, ORGANIZER, ensure_groups
+from members.roles import MEMBER, ORGANIZER, ensure_groups, grant
 from members.scopes import in_club
 from scoring.models import Hanchan, HandLevel, Meet, RuleSet
 from scoring.reports.heartbeat import Heartbeat, installed
@@ -119,7 +119,7 @@ def alice(db) -> User:
     user = User.objects.create_user("alice", password="alice-pass-123", is_staff=True)
     if not Group.objects.filter(name=ORGANIZER).exists():  # flushed by a transactional test before
         ensure_groups()
-    user.groups.add(Group.objects.get(name=ORGANIZER))
+    grant(user, ORGANIZER)
     return user
 
 
@@ -128,7 +128,7 @@ def bob(db) -> User:
     user = User.objects.create_user("bob", password="bob-pass-123")
     if not Group.objects.filter(name=MEMBER).exists():  # flushed by a transactional test before
         ensure_groups()
-    user.groups.add(Group.objects.get(name=MEMBER))
+    grant(user, MEMBER)
     return user
 
 

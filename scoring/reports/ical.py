@@ -12,6 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from icalendar import Calendar, Event
 
+from members.models import club_name_in_scope
 from scoring.models import Meet
 
 CONTENT_TYPE = "text/calendar; charset=utf-8"
@@ -23,7 +24,7 @@ REFRESH = timedelta(hours=12)
 
 def meet_event(meet: Meet, stamp: datetime) -> Event:
     """One meet: at its start time in the club's time zone, or all day when it has none."""
-    club = _("Shirakaba Mahjong Circle")
+    club = club_name_in_scope()
     start: date | datetime
     end: date | datetime
     if meet.start_time is not None:
@@ -46,7 +47,7 @@ def schedule_calendar(meets: Iterable[Meet]) -> bytes:
     """The feed: one event a meet, with the time zone the events' times are in."""
     calendar = Calendar.new(
         prodid="-//Shirakaba Mahjong Circle//Score book//JA",
-        name=_("Shirakaba Mahjong Circle: meets"),
+        name=_("%(club)s: meets") % {"club": club_name_in_scope()},
         refresh_interval=REFRESH,
     )
     stamp = timezone.now()

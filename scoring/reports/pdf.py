@@ -22,7 +22,7 @@ from django.utils.formats import date_format
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from members.models import Member
+from members.models import Member, club_name_in_scope
 from scoring.meet_draw import (
     MeetDraw,
     sheet_game_substitutes,
@@ -644,7 +644,7 @@ def render_certificate_pdf(
         ("winner", vertical_columns(_("%(name)s 殿") % {"name": winner.name}, 14)),
         ("body", vertical_columns(body, per_column)),
         ("day", vertical_columns(certificate_date(on), 24)),
-        ("club", vertical_columns(_("Shirakaba Mahjong Circle"), 24)),
+        ("club", vertical_columns(club_name_in_scope(), 24)),
         *(
             [("club", vertical_columns(_("Representative %(name)s") % {"name": signed}, 24))]
             if signed

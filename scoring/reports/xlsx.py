@@ -28,6 +28,7 @@ from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.properties import PageSetupProperties
 from openpyxl.worksheet.worksheet import Worksheet
 
+from members.models import club_name_in_scope
 from scoring.notation import meet_date
 from scoring.reports import Progress, no_progress
 from scoring.reports.cells import SHEET_FORMATS, Numbered, headings, sheet_value
@@ -161,7 +162,7 @@ def _table(
     other), each repeating the first ``title_columns`` columns. A ``note`` is written under
     the table, a row apart."""
     sheet = book.create_sheet(title)
-    club = _("Shirakaba Mahjong Circle")
+    club = club_name_in_scope()
     made = _("Made on %(day)s") % {"day": meet_date(heading.made_on)}
     # In a write-only sheet, everything but the rows is set before the first row.
     widths = [max(6, len(h) * 2 + 2) for h in header]

@@ -6,12 +6,16 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 
+from members.models import club_name_in_scope
 from scoring.forms import SETTLEMENT_MESSAGES
 from scoring.glossary import GLOSSARY
 from scoring.notation import meet_date, points, rate, seat_label, sign_class, signed, signed_p
 from scoring.standings import DayLine, GameLine
 
 register = template.Library()
+
+# The name of the club whose handout this is (the site's own name for its one club).
+register.simple_tag(club_name_in_scope, name="club_name")
 
 # The club's notation (scoring/notation.py), registered as filters under its own names.
 register.filter("signed_p", signed_p)

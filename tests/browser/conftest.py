@@ -12,7 +12,7 @@ import pytest
 from django.contrib.auth.models import Group, User
 
 from members.models import Member
-from members.roles import MEMBER, ORGANIZER, ensure_groups
+from members.roles import MEMBER, ORGANIZER, ensure_groups, grant
 from scoring.meet_draw import make_draw, save_draw
 from scoring.models import Hanchan, Meet, PlayerEntry, RuleSet
 from tests.builders import MEET_DAY_NAMES, put_back_migrated_data
@@ -60,7 +60,7 @@ def club():
     user = User.objects.create_user("bob", password="bob-pass-123")
     if not Group.objects.filter(name=MEMBER).exists():  # flushed by a transactional test before
         ensure_groups()
-    user.groups.add(Group.objects.get(name=MEMBER))
+    grant(user, MEMBER)
     rule = RuleSet.objects.default()
     people = [
         Member.objects.create(name=n, furigana=f)
@@ -88,7 +88,7 @@ def drawn_meet_day() -> Meet:
     """The organizer alice, and a meet of twelve present (the meet day's first twelve names)
     whose three rounds are drawn (seed 7): what the offline and Save-in-view tests play."""
     user = User.objects.create_user("alice", password="alice-pass-123", is_staff=True)
-    user.groups.add(Group.objects.get(name=ORGANIZER))
+    grant(user, ORGANIZER)
     members = [Member.objects.create(name=name, furigana="かな") for name in MEET_DAY_NAMES[:12]]
     meet = Meet.objects.create(
         date=date(2026, 11, 25), kind="wed", rule_set=RuleSet.objects.default()

@@ -7,10 +7,10 @@ run under the policy.
 """
 
 import pytest
-from django.contrib.auth.models import Group, User
+from django.contrib.auth.models import User
 from playwright.sync_api import Browser
 
-from members.roles import ORGANIZER
+from members.roles import ORGANIZER, grant
 from scoring.models import Meet, RuleSet
 from tests.builders import axe_violations, sign_in
 
@@ -23,7 +23,7 @@ pytestmark = [
 @pytest.fixture
 def organizer(db):
     user = User.objects.create_user("alice", password="alice-pass-123", is_staff=True)
-    user.groups.add(Group.objects.get(name=ORGANIZER))
+    grant(user, ORGANIZER)
     return user
 
 

@@ -6,11 +6,11 @@ violations."""
 from datetime import date
 
 import pytest
-from django.contrib.auth.models import Group, User
+from django.contrib.auth.models import User
 from playwright.sync_api import Browser, Page, expect
 
 from members.models import Member
-from members.roles import ORGANIZER
+from members.roles import ORGANIZER, grant
 from scoring.meet_draw import make_draw, save_draw, stored_draw
 from scoring.models import Hanchan, Meet, RuleSet
 from tests.builders import axe_violations, sign_in
@@ -24,7 +24,7 @@ pytestmark = [
 @pytest.fixture
 def meet13():
     user = User.objects.create_user("alice", password="alice-pass-123", is_staff=True)
-    user.groups.add(Group.objects.get(name=ORGANIZER))
+    grant(user, ORGANIZER)
     meet = Meet.objects.create(
         date=date(2025, 5, 14), kind="wed", rule_set=RuleSet.objects.default()
     )

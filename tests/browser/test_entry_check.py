@@ -7,11 +7,11 @@ save with a wrong sum is refused on the device with the same message as online")
 from datetime import date
 
 import pytest
-from django.contrib.auth.models import Group, User
+from django.contrib.auth.models import User
 from playwright.sync_api import Page, expect
 
 from members.models import Member
-from members.roles import ORGANIZER
+from members.roles import ORGANIZER, grant
 from scoring.models import Meet, RuleSet
 from tests.builders import sign_in
 
@@ -54,7 +54,7 @@ ON_THE_DEVICE = """() => {
 @pytest.fixture
 def meet_of_four():
     user = User.objects.create_user("alice", password="alice-pass-123", is_staff=True)
-    user.groups.add(Group.objects.get(name=ORGANIZER))
+    grant(user, ORGANIZER)
     meet = Meet.objects.create(
         date=date(2025, 4, 9), kind="wed", rule_set=RuleSet.objects.default()
     )

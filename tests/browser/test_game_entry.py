@@ -2,11 +2,11 @@
 live check, saves, and finds the game on the meet page."""
 
 import pytest
-from django.contrib.auth.models import Group, User
+from django.contrib.auth.models import User
 from playwright.sync_api import Page, expect
 
 from members.models import Member
-from members.roles import ORGANIZER
+from members.roles import ORGANIZER, grant
 from scoring.meet_draw import DrawnRound, DrawnTable, MeetDraw, save_draw
 from tests.builders import KeyCounter, sign_in
 
@@ -27,7 +27,7 @@ PLAYERS = [
 @pytest.fixture
 def organizer():
     user = User.objects.create_user("alice", password="alice-pass-123", is_staff=True)
-    user.groups.add(Group.objects.get(name=ORGANIZER))
+    grant(user, ORGANIZER)
     for name, kana in PLAYERS:
         Member.objects.create(name=name, furigana=kana)
     return user

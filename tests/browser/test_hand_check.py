@@ -9,7 +9,7 @@ import pytest
 from django.contrib.auth.models import Group, User
 from playwright.sync_api import Page, expect
 
-from members.roles import MEMBER, ensure_groups
+from members.roles import MEMBER, ensure_groups, grant
 from tests.builders import sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -24,7 +24,7 @@ def member(db):
     if not Group.objects.filter(name=MEMBER).exists():
         ensure_groups()
     user = User.objects.create_user("bob", password="bob-pass-123")
-    user.groups.add(Group.objects.get(name=MEMBER))
+    grant(user, MEMBER)
     return user
 
 

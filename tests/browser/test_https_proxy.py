@@ -116,11 +116,11 @@ SETUP = """
 from datetime import date
 from django.contrib.auth.models import Group, User
 from members.models import Member
-from members.roles import ORGANIZER
+from members.roles import ORGANIZER, grant
 from scoring.meet_draw import make_draw, save_draw
 from scoring.models import Meet, RuleSet
 user = User.objects.create_user("alice", password="alice-pass-123", is_staff=True)
-user.groups.add(Group.objects.get(name=ORGANIZER))
+grant(user, ORGANIZER)
 members = [Member.objects.create(name=name, furigana="かな") for name in NAMES]
 meet = Meet.objects.create(date=date(2026, 11, 25), kind="wed", rule_set=RuleSet.objects.default())
 meet.attendees.set(members)

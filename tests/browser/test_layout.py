@@ -4,11 +4,11 @@ height, the standings' first screen and tables that keep all their columns."""
 from datetime import date
 
 import pytest
-from django.contrib.auth.models import Group, User
+from django.contrib.auth.models import User
 from playwright.sync_api import Page, expect
 
 from members.models import Member
-from members.roles import MEMBER, ORGANIZER
+from members.roles import MEMBER, ORGANIZER, grant
 from scoring.models import Hanchan, Meet, PlayerEntry, RuleSet
 from tests.builders import sign_in
 
@@ -36,7 +36,8 @@ MENU = [
 def organizer() -> User:
     """alice, the organizer, whose login is the member 佐藤 和子: the longest menu."""
     user = User.objects.create_user("alice", password="alice-pass-123", is_staff=True)
-    user.groups.add(Group.objects.get(name=ORGANIZER), Group.objects.get(name=MEMBER))
+    grant(user, ORGANIZER)
+    grant(user, MEMBER)
     Member.objects.create(name="佐藤 和子", furigana="さとう かずこ", user=user)
     return user
 

@@ -4,11 +4,11 @@ meet's kind follows the date chosen until the organizer chooses one by hand (ite
 from datetime import date
 
 import pytest
-from django.contrib.auth.models import Group, User
+from django.contrib.auth.models import User
 from playwright.sync_api import Page, expect
 
 from members.models import Member
-from members.roles import ORGANIZER
+from members.roles import ORGANIZER, grant
 from scoring.meet_draw import stored_draw
 from scoring.models import Hanchan, Meet, PlayerEntry, RuleSet
 from tests.builders import sign_in
@@ -24,7 +24,7 @@ SCORES4 = [40_000, 30_000, 30_000, 20_000]
 @pytest.fixture
 def organizer():
     user = User.objects.create_user("alice", password="alice-pass-123", is_staff=True)
-    user.groups.add(Group.objects.get(name=ORGANIZER))
+    grant(user, ORGANIZER)
     return user
 
 

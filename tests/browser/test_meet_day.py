@@ -7,11 +7,11 @@ and Enter. The key count per game is printed and pinned."""
 from itertools import combinations
 
 import pytest
-from django.contrib.auth.models import Group, User
+from django.contrib.auth.models import User
 from playwright.sync_api import Page, expect
 
 from members.models import Member
-from members.roles import ORGANIZER
+from members.roles import ORGANIZER, grant
 from scoring.meet_draw import stored_draw
 from scoring.models import Hanchan, Meet
 from tests.builders import MEET_DAY_NAMES, KeyCounter, sign_in
@@ -30,7 +30,7 @@ THREE = ["45000", "35000"]  # 西 gets 25,000 under the club's 3-player rules (1
 @pytest.fixture
 def organizer():
     user = User.objects.create_user("alice", password="alice-pass-123", is_staff=True)
-    user.groups.add(Group.objects.get(name=ORGANIZER))
+    grant(user, ORGANIZER)
     for name in NAMES:
         Member.objects.create(name=name, furigana="かな")
     return user

@@ -4,11 +4,11 @@ meet, and the standings scrolled sideways."""
 from datetime import date
 
 import pytest
-from django.contrib.auth.models import Group, User
+from django.contrib.auth.models import User
 from playwright.sync_api import Page, expect
 
 from members.models import Member
-from members.roles import MEMBER
+from members.roles import MEMBER, grant
 from scoring.models import Meet, RuleSet
 from tests.builders import play, sign_in
 
@@ -27,7 +27,7 @@ def twelve_tables() -> Member:
     tables, 48 players). bob is the member 西川 次郎, at table 7 on the 18th and at the only
     table on the 4th."""
     user = User.objects.create_user("bob", password="bob-pass-123")
-    user.groups.add(Group.objects.get(name=MEMBER))
+    grant(user, MEMBER)
     rule = RuleSet.objects.default()
     people = [
         Member.objects.create(name=f"会員 {n:02d}", furigana=f"かいいん {n}") for n in range(48)

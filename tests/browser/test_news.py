@@ -3,10 +3,10 @@ the picture and the text to the system's share sheet where the browser has one, 
 has none the button stays hidden and 「コピー」 and the download remain."""
 
 import pytest
-from django.contrib.auth.models import Group, User
+from django.contrib.auth.models import User
 from playwright.sync_api import Browser, expect
 
-from members.roles import ORGANIZER
+from members.roles import ORGANIZER, grant
 from scoring.models import Meet
 from tests.builders import sign_in
 
@@ -35,7 +35,7 @@ NO_SHARE_SHEET = 'Object.defineProperty(navigator, "share", { value: undefined }
 @pytest.fixture
 def organizer(db):
     user = User.objects.create_user("alice", password="alice-pass-123", is_staff=True)
-    user.groups.add(Group.objects.get(name=ORGANIZER))
+    grant(user, ORGANIZER)
     return user
 
 

@@ -4,12 +4,12 @@ the organizer opens the meet the evening before with that attendance, ready for 
 from datetime import time, timedelta
 
 import pytest
-from django.contrib.auth.models import Group, User
+from django.contrib.auth.models import User
 from django.utils import timezone
 from playwright.sync_api import Page, expect
 
 from members.models import Member
-from members.roles import MEMBER, ORGANIZER
+from members.roles import MEMBER, ORGANIZER, grant
 from scoring.meet_draw import stored_draw
 from scoring.models import Answer, Meet, RuleSet
 from tests.builders import sign_in
@@ -27,9 +27,9 @@ def browser_context_args(browser_context_args):
 def tomorrow():
     """Tomorrow's 水曜会 at 13:00; 青木 (bob's login) has not answered, three others said 参加."""
     bob = User.objects.create_user("bob", password="bob-pass-123")
-    bob.groups.add(Group.objects.get(name=MEMBER))
+    grant(bob, MEMBER)
     alice = User.objects.create_user("alice", password="alice-pass-123", is_staff=True)
-    alice.groups.add(Group.objects.get(name=ORGANIZER))
+    grant(alice, ORGANIZER)
     people = [
         Member.objects.create(name=n, furigana=f)
         for n, f in [

@@ -75,3 +75,54 @@ def test_every_ruby_choice_moves_into_the_display_settings_and_nothing_is_lost(a
         "c": ("large", "standard"),
         "d": ("standard", "high"),
     }
+
+
+CLUBS = [("members", "0007_clubs")]
+CLUB_ROLES = [("members", "0008_club_roles")]
+
+
+@pytest.fixture
+def at_0007() -> Iterator[object]:
+    yield migrate(CLUBS)
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())
+
+
+def test_the_role_groups_members_become_roles_in_the_default_club_and_back(at_0007):
+    """members 0008: a login in the group 記録係 or 会員 holds that role in the site's one
+    club, and is in the group no more; a group of another name is left as it is. Back again,
+    each role in the site's one club is that group's membership once more."""
+    old = at_0007
+    User = old.get_model("auth", "User")
+    Group = old.get_model("auth", "Group")
+    groups = {
+        name: Group.objects.get_or_create(name=name)[0] for name in ("記録係", "会員", "幹事")
+    }
+    users = {name: User.objects.create(username=name) for name in ("kiroku", "kaiin", "both", "x")}
+    users["kiroku"].groups.add(groups["記録係"])
+    users["kaiin"].groups.add(groups["会員"])
+    users["both"].groups.add(groups["記録係"], groups["会員"])
+    users["x"].groups.add(groups["幹事"])
+
+    new = migrate(CLUB_ROLES)
+    roles = new.get_model("members", "ClubRole").objects.values_list(
+        "club_id", "user__username", "role"
+    )
+    assert sorted(roles) == [
+        (1, "both", "会員"),
+        (1, "both", "記録係"),
+        (1, "kaiin", "会員"),
+        (1, "kiroku", "記録係"),
+    ]
+    members = new.get_model("auth", "User").groups.through.objects
+    assert list(members.values_list("user__username", "group__name")) == [("x", "幹事")]
+
+    back = migrate(CLUBS)
+    held = back.get_model("auth", "User").groups.through.objects
+    assert sorted(held.values_list("user__username", "group__name")) == [
+        ("both", "会員"),
+        ("both", "記録係"),
+        ("kaiin", "会員"),
+        ("kiroku", "記録係"),
+        ("x", "幹事"),
+    ]

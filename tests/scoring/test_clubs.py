@@ -230,7 +230,8 @@ def test_the_site_admin_makes_a_club_and_an_organizer_cannot(alice, club_rule):
     superuser = User.objects.create_superuser("site", password="site-pass-123")
     site = Client()
     site.force_login(superuser)
-    made = site.post("/admin/members/club/add/", {"slug": "kaede", "name": "楓会"})
+    no_roles = {"roles-TOTAL_FORMS": "0", "roles-INITIAL_FORMS": "0"}  # the roles' inline
+    made = site.post("/admin/members/club/add/", {"slug": "kaede", "name": "楓会", **no_roles})
     assert made.status_code == 302, made.content.decode()[:500]
     club = Club.objects.get(slug="kaede")
     with in_club(club):

@@ -8,13 +8,13 @@ import random
 from datetime import date, time, timedelta
 from typing import Any
 
-from django.contrib.auth.models import Group, User
+from django.contrib.auth.models import User
 from django.core.management.base import CommandError
 from django.db import transaction
 from django.utils import timezone
 
 from members.models import Member
-from members.roles import MEMBER, ORGANIZER, ensure_groups
+from members.roles import MEMBER, ORGANIZER, ensure_groups, grant
 from members.scopes import ClubCommand
 from scoring.models import Hanchan, Meet, PlayerEntry, RuleSet
 from scoring.notation import CLUB_WEEKS, MEET_WEEKDAYS, HandLevel, MeetKind
@@ -102,13 +102,13 @@ class Command(ClubCommand):
         organizer = User.objects.create_user(
             DEMO_ORGANIZER[0], password=DEMO_ORGANIZER[1], first_name="佐藤 和子", is_staff=True
         )
-        organizer.groups.add(Group.objects.get(name=ORGANIZER))
+        grant(organizer, ORGANIZER)
         members[0].user = organizer
         members[0].save()
         member_user = User.objects.create_user(
             DEMO_MEMBER[0], password=DEMO_MEMBER[1], first_name="鈴木 一郎"
         )
-        member_user.groups.add(Group.objects.get(name=MEMBER))
+        grant(member_user, MEMBER)
         members[1].user = member_user
         members[1].save()
 

@@ -8,12 +8,12 @@ from datetime import date
 from decimal import Decimal
 
 import pytest
-from django.contrib.auth.models import Group, User
+from django.contrib.auth.models import User
 from django.db import close_old_connections
 from django.test import Client
 
 from members.models import Member
-from members.roles import ORGANIZER
+from members.roles import ORGANIZER, grant
 from scoring.forms import GameForm
 from scoring.imports import import_results
 from scoring.models import BigHand, Hanchan, HanchanResult, Meet, RuleSet
@@ -727,7 +727,7 @@ def test_four_tablets_sending_one_game_at_the_same_moment_store_it_once():
     put_back_migrated_data()
     club_rule = RuleSet.objects.default()
     organizer = User.objects.create_user("kiroku-race", password="x")
-    organizer.groups.add(Group.objects.get(name=ORGANIZER))
+    grant(organizer, ORGANIZER)
     names = [
         ("東山 一郎", "ひがし"),
         ("南野 花子", "みなみ"),

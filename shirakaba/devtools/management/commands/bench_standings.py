@@ -22,7 +22,7 @@ from functools import partial
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth.models import Group, User
+from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.core.management.base import CommandError
 from django.db import connection, transaction
@@ -30,7 +30,7 @@ from django.test import Client
 from django.test.utils import override_settings
 
 from members.models import Member
-from members.roles import MEMBER
+from members.roles import MEMBER, grant
 from members.scopes import ClubCommand
 from scoring import rules
 from scoring.models import BigHand, Hanchan, HanchanResult, Meet, RuleSet, StandingsGroup
@@ -234,7 +234,7 @@ class Command(ClubCommand):
         self, url: str, repeat: int, before: Callable[[], None] | None = None
     ) -> float:
         user, _ = User.objects.get_or_create(username=f"{PREFIX}viewer")
-        user.groups.add(Group.objects.get(name=MEMBER))
+        grant(user, MEMBER)
         client = Client()
         client.force_login(user)
         storages = {

@@ -45,14 +45,14 @@ from typing import Any, TextIO, cast
 
 import httpx
 from django.conf import settings
-from django.contrib.auth.models import Group, User
+from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection
 from django.utils.html import strip_tags
 
 from members.models import Member
-from members.roles import MEMBER, ORGANIZER
+from members.roles import MEMBER, ORGANIZER, grant
 from members.scopes import ClubCommand
 from scoring import rules
 from scoring.forms import GameForm
@@ -201,13 +201,12 @@ class Command(ClubCommand):
             start = date.today() - timedelta(days=2 * games // 12)
             # An OutputWrapper serves as a TextIO (see bench_reports).
             StandingsBench(stdout=cast(TextIO, self.stdout)).build(count, games, start, tables=4)
-        member_group = Group.objects.get(name=MEMBER)
         logins = []
         self.names = []
         for member in Member.objects.filter(name__startswith=PREFIX).order_by("pk")[:count]:
             if member.user is None:
                 user = User.objects.create_user(f"load{member.pk}", password=PASSWORD)
-                user.groups.add(member_group)
+                grant(user, MEMBER)
                 member.user = user
                 member.save(update_fields=["user"])
             logins.append((member.user.username, member.pk))
@@ -225,7 +224,7 @@ class Command(ClubCommand):
             if created:
                 organizer.set_password(PASSWORD)
                 organizer.save()
-                organizer.groups.add(Group.objects.get(name=ORGANIZER))
+                grant(organizer, ORGANIZER)
             logins.append(organizer.username)
         return logins
 

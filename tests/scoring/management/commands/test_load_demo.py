@@ -5,6 +5,7 @@ from django.db.models import Sum
 from django.utils import timezone
 
 from members.models import Member
+from members.roles import MEMBER, ORGANIZER, club_roles
 from scoring.models import Hanchan, HanchanResult, Meet
 
 pytestmark = pytest.mark.django_db
@@ -29,7 +30,8 @@ def test_the_demo_club_loads_settled_games_and_logins():
     assert total == -10 * chombo
     assert Member.objects.filter(furigana="さとう かずこ").exists()
     assert User.objects.get(username="kiroku").check_password("shirakaba-kiroku")
-    assert User.objects.get(username="kaiin").groups.filter(name="会員").exists()
+    assert club_roles(User.objects.get(username="kaiin")) == {MEMBER}
+    assert club_roles(User.objects.get(username="kiroku")) == {ORGANIZER}
 
 
 def test_it_is_idempotent():
