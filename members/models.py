@@ -1,5 +1,7 @@
+import secrets
 import unicodedata
 from collections.abc import Collection
+from datetime import datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from django.conf import settings
@@ -343,6 +345,92 @@ class ClubRole(OwnedByAClub, models.Model):
 
     def __str__(self) -> str:
         return f"{self.user}: {self.role}"
+
+
+INVITATION_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+"""The letters of an invitation code: capitals and digits without 0/O and 1/I, which are
+read wrongly from paper."""
+
+INVITATION_LENGTH = 12  # 60 random bits: not guessed by trying
+
+
+def new_invitation_code() -> str:
+    return "".join(secrets.choice(INVITATION_ALPHABET) for _ in range(INVITATION_LENGTH))
+
+
+def invitation_code_key(text: str) -> str:
+    """A code as typed (small letters, spaces, hyphens, full-width letters) as it is kept."""
+    folded = unicodedata.normalize("NFKC", text).upper()
+    return "".join(c for c in folded if c.isalnum())
+
+
+class Invitation(OwnedByAClub, models.Model):
+    """A sign-up code a club's organizer gives one member (on paper, by LINE): with it the
+    member makes their own login, linked to their record and holding a role in the club, or
+    adds the role to the login they have (a member of another club). Used once, and only
+    until it expires. Only where the site switches sign-up on (``SHIRAKABA_SIGNUP``)."""
+
+    club = club_field("invitations")
+    code = models.CharField(
+        _("invitation code"),
+        max_length=INVITATION_LENGTH,
+        unique=True,
+        default=new_invitation_code,
+        editable=False,
+    )
+    member = models.ForeignKey(
+        Member,
+        verbose_name=_("member"),
+        on_delete=models.CASCADE,
+        related_name="invitations",
+        help_text=_("Whose login this makes: the login is linked to this member's record."),
+    )
+    role = models.CharField(
+        _("role"), max_length=10, choices=ClubRole.ROLES, default=ClubRole.MEMBER
+    )
+    made_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("made by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        editable=False,
+        related_name="+",
+    )
+    made_at = models.DateTimeField(_("made at"), auto_now_add=True)
+    expires_at = models.DateTimeField(_("valid until"))
+    used_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("used by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        editable=False,
+        related_name="+",
+    )
+    used_at = models.DateTimeField(_("used at"), null=True, blank=True, editable=False)
+
+    objects = ScopedToClub()
+
+    class Meta:
+        verbose_name = _("invitation")
+        verbose_name_plural = _("invitations")
+        ordering = ["-made_at", "-pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(role__in=["記録係", "会員"]), name="invitation_role_known"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.member}: {self.shown_code}"
+
+    @property
+    def shown_code(self) -> str:
+        """The code in groups of four, as it is read out and typed: ABCD-EFGH-JKLM."""
+        return "-".join(self.code[i : i + 4] for i in range(0, len(self.code), 4))
+
+    def usable(self, now: datetime) -> bool:
+        return self.used_at is None and now < self.expires_at
 
 
 class DisplaySettings(models.Model):

@@ -127,6 +127,7 @@ ROLE_FREE_PAGES = {
     "password_change_done",
     "set_language",
     "choose-club",
+    "signup",
 }
 """What a signed-in login without a club role may reach: its own account, nothing of the
 club's (the admin decides for itself by staff status and permissions)."""

@@ -11,4 +11,6 @@ urlpatterns = [
     path("locks/<int:pk>/release/", views.lock_release, name="lock-release"),
     path("session/extend/", views.session_extend, name="session-extend"),
     path("club/", views.choose_club, name="choose-club"),
+    path("invitations/", views.invitation_list, name="invitations"),
+    path("invitations/<int:pk>/revoke/", views.invitation_revoke, name="invitation-revoke"),
 ]

@@ -1,22 +1,33 @@
-from typing import Any
+from datetime import timedelta
+from typing import Any, cast
 
 from axes.models import AccessAttempt
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_not_required
-from django.core.exceptions import PermissionDenied
+from django.contrib.auth.models import User
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.forms import Form
-from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_POST, require_safe
 
-from members import locks
-from members.forms import CountedPasswordChangeForm, MemberForm, SignInForm
-from members.models import Club, DisplaySettings, Member
+from members import invitations, locks
+from members.forms import (
+    AcceptInvitationForm,
+    CountedPasswordChangeForm,
+    InvitationForm,
+    MemberForm,
+    SignInForm,
+    SignUpForm,
+)
+from members.models import Club, DisplaySettings, Invitation, Member
 from members.roles import organizer_required, roles_in_clubs
 from members.scopes import CHOSEN_CLUB
 
@@ -24,7 +35,8 @@ from members.scopes import CHOSEN_CLUB
 @require_safe
 def member_list(request: HttpRequest) -> HttpResponse:
     members = Member.objects.all()
-    return render(request, "members/member_list.html", {"members": members})
+    context = {"members": members, "signup_on": settings.SIGNUP_BY_INVITATION}
+    return render(request, "members/member_list.html", context)
 
 
 @organizer_required
@@ -54,6 +66,9 @@ class SignInView(auth_views.LoginView):
 
     redirect_authenticated_user = True
     authentication_form = SignInForm
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        return {**super().get_context_data(**kwargs), "signup_on": settings.SIGNUP_BY_INVITATION}
 
     def form_invalid(self, form: Form) -> HttpResponse:
         context = self.get_context_data(form=form)
@@ -176,3 +191,81 @@ def choose_club(request: HttpRequest) -> HttpResponse:
     request.session[CHOSEN_CLUB] = club.pk
     messages.success(request, _("Now showing %(club)s.") % {"club": club.shown_name})
     return redirect("home")
+
+
+def _signup_on() -> None:
+    if not settings.SIGNUP_BY_INVITATION:
+        raise Http404
+
+
+@organizer_required
+def invitation_list(request: HttpRequest) -> HttpResponse:
+    """The club's invitation codes, and a new one for a member (the organizer's page)."""
+    _signup_on()
+    form = InvitationForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        invitation = form.save(commit=False)
+        invitation.made_by = request.user
+        invitation.expires_at = timezone.now() + timedelta(days=form.cleaned_data["days"])
+        invitation.save()
+        messages.success(
+            request,
+            _("The invitation code for %(name)s is %(code)s.")
+            % {"name": invitation.member.name, "code": invitation.shown_code},
+        )
+        return redirect("members:invitations")
+    invitations = Invitation.objects.select_related("member", "used_by")
+    context = {"form": form, "invitations": invitations, "now": timezone.now()}
+    status = 400 if form.errors else 200
+    return render(request, "members/invitation_list.html", context, status=status)
+
+
+@organizer_required
+@require_POST
+def invitation_revoke(request: HttpRequest, pk: int) -> HttpResponse:
+    """Take back a code not used yet (a used one stays, as the record of who used it)."""
+    _signup_on()
+    invitation = get_object_or_404(Invitation, pk=pk, used_at__isnull=True)
+    invitation.delete()
+    messages.success(request, _("The invitation code was taken back."))
+    return redirect("members:invitations")
+
+
+@login_not_required
+@sensitive_post_parameters("password1", "password2")
+def sign_up(request: HttpRequest) -> HttpResponse:
+    """A member's own login from the invitation code the organizer gave them; a login signed
+    in already takes the invitation's role in that club instead."""
+    _signup_on()
+    signed_in = request.user.is_authenticated
+    form: AcceptInvitationForm | SignUpForm = (
+        AcceptInvitationForm(request.POST or None)
+        if signed_in
+        else SignUpForm(request.POST or None)
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            if signed_in:
+                user = cast(User, request.user)  # signed in: the stubs type it wider
+                invitation = invitations.accept(form.cleaned_data["code"], user)
+            else:
+                user, invitation = invitations.sign_up(
+                    form.cleaned_data["code"],
+                    form.cleaned_data["username"],
+                    form.cleaned_data["password1"],
+                )
+                login(request, user, backend="members.backends.ClubRoleBackend")
+        except ValidationError as error:
+            form.add_error("code", error)
+        else:
+            request.session[CHOSEN_CLUB] = invitation.club_id
+            messages.success(
+                request,
+                _("Welcome. You are %(name)s of %(club)s.")
+                % {"name": invitation.member.name, "club": invitation.club.shown_name},
+            )
+            return redirect("home")
+    status = 400 if request.method == "POST" else 200
+    return render(
+        request, "members/sign_up.html", {"form": form, "signed_in": signed_in}, status=status
+    )

@@ -9,6 +9,9 @@ Environment variables (all optional for local use):
 - ``DEBUG``: ``1``/``true`` to turn debugging on. Off unless asked.
 - ``ALLOWED_HOSTS``: comma-separated. Default ``127.0.0.1,localhost``.
 - ``STANDINGS_PUBLIC``: ``1`` opens the standings page read-only to visitors. Off by default.
+- ``SHIRAKABA_SIGNUP``: ``1`` lets a club's organizer give a member an invitation code with which
+  the member makes their own login (``/signup/``, docs/clubs.md). Off by default: the site's
+  administrator makes the logins.
 - ``SHIRAKABA_DATA_DIR``: where the SQLite file, the generated key, collected static files and
   uploads waiting for confirmation live. Default ``data/``.
 - ``SHIRAKABA_REPORTS_DIR``: where made reports are kept. Default ``DATA_DIR/reports``.
@@ -213,6 +216,9 @@ AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "members.backends.ClubRoleBackend",
 ]
+# Sign-up by an invitation code a club's organizer gives (members.views.sign_up).
+SIGNUP_BY_INVITATION = env_bool("SHIRAKABA_SIGNUP")
+INVITATION_DAYS = 14  # how long a new invitation code is valid, unless the organizer says
 AXES_FAILURE_LIMIT = 5
 SIGNIN_ADDRESS_LIMIT = 30
 AXES_COOLOFF_TIME = timedelta(minutes=15)

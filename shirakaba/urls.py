@@ -12,6 +12,7 @@ from shirakaba.views import offline, service_worker, web_manifest
 urlpatterns = [
     path("", scoring_meets.home, name="home"),
     path("login/", member_views.SignInView.as_view(), name="login"),
+    path("signup/", member_views.sign_up, name="signup"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("password/", member_views.PasswordChangeView.as_view(), name="password_change"),
     path(

@@ -32,7 +32,7 @@ from openpyxl import Workbook, load_workbook
 from playwright.sync_api import Page
 from pypdf import PdfReader
 
-from members.models import Club, ClubRole, Member
+from members.models import Club, ClubRole, Invitation, Member
 from members.roles import ORGANIZER
 from members.scopes import in_club
 from scoring.models import (
@@ -553,6 +553,7 @@ IN_THE_DEFAULT_CLUB = (
 CLUBS_OWN = [
     Member,
     ClubRole,
+    Invitation,
     Meet,
     Answer,
     DrawnPlace,
@@ -644,6 +645,7 @@ def concrete(route: str, sample) -> str:
             "games/<int:pk>/": sample["game"].pk,
             "members/<int:pk>/": sample["member"].pk,
             "members/locks/<int:pk>/": sample["attempt"].pk,
+            "members/invitations/<int:pk>/": sample["invitation"].pk,
             "rules/<int:pk>/": sample["rule"].pk,
         }
         for start, pk in ids.items():

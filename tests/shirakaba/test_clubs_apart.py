@@ -8,7 +8,7 @@ game or award)."""
 
 import io
 import re
-from datetime import date
+from datetime import date, timedelta
 from typing import Any
 
 import pytest
@@ -17,12 +17,12 @@ from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db.models import F
-from django.test import Client
+from django.test import Client, override_settings
 from django.urls import get_resolver
 from django.utils import timezone
 from openpyxl import load_workbook
 
-from members.models import Club, Member
+from members.models import Club, Invitation, Member
 from members.roles import ORGANIZER, grant
 from members.scopes import in_club, scopes_disabled
 from scoring.models import (
@@ -65,6 +65,9 @@ def theirs(club_rule, four_members) -> dict[str, Any]:
         grant(their_organizer, ORGANIZER, club)
         people[0].user = their_organizer
         people[0].save()
+        invitation = Invitation.objects.create(
+            member=people[1], expires_at=timezone.now() + timedelta(days=14)
+        )
         meet = Meet.objects.create(
             date=THEIR_DAY, kind="wed", rule_set=rule, place="桜会館", note="桜会の例会"
         )
@@ -107,6 +110,7 @@ def theirs(club_rule, four_members) -> dict[str, Any]:
             "scoring.calendarlink": link.pk,
             "scoring.clubsettings": ClubSettings.objects.first().pk,
             "scoring.report": report.pk,
+            "members.invitation": invitation.pk,
         }
     return {
         "club": club,
@@ -207,6 +211,7 @@ def their_path(route: str, theirs: dict[str, Any], ours: dict[str, Any]) -> str 
         "games/<int:pk>/": theirs["game"].pk,
         "members/<int:pk>/": theirs["member"].pk,
         "rules/<int:pk>/": theirs["rule"].pk,
+        "members/invitations/<int:pk>/": theirs["objects"]["members.invitation"],
     }
     path = route
     for start, pk in ids.items():
@@ -252,6 +257,7 @@ ROLES = ["visitor", "member", "organizer", "member here, organizer there"]
 
 
 @pytest.mark.slow  # about 900 requests a role
+@override_settings(SIGNUP_BY_INVITATION=True)  # its pages walked too
 @pytest.mark.parametrize("role", ROLES)
 def test_no_role_of_our_club_sees_or_writes_the_other_clubs_data(
     role, theirs, alice, bob, recorded_game, four_members

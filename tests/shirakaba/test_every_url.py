@@ -43,6 +43,7 @@ OPEN_TO_VISITORS = {
     "/sw.js",
     "/offline/",
     "/display/",  # how the sign-in page reads (text size etc., kept in the session)
+    "/signup/",  # a new login from an invitation code (where the site switches it on)
 }
 # A tablet's queue sends here (fetch, not a page): a visitor is answered 401 in JSON, so the
 # page can ask them to sign in again and keep the game, not follow a redirect to a form.
@@ -56,6 +57,8 @@ MEMBERS_OWN_POSTS = {
     "/admin/logout/",
     "/display/",  # text size, contrast and ruby over hard words, kept with their login
     "/members/session/extend/",  # 「延長する」 before the session ends
+    "/members/club/",  # which of their clubs their pages show (a club of theirs only)
+    "/signup/",  # an invitation code's role taken up by their login
 }
 # A member may ask for a report again (a failed one's button), as they may ask for one.
 # A member answers 出欠 for a coming meet, and makes their own calendar address.
