@@ -11,6 +11,7 @@ urlpatterns = [
     path("locks/<int:pk>/release/", views.lock_release, name="lock-release"),
     path("session/extend/", views.session_extend, name="session-extend"),
     path("club/", views.choose_club, name="choose-club"),
+    path("roles/", views.role_list, name="roles"),
     path("invitations/", views.invitation_list, name="invitations"),
     path("invitations/<int:pk>/revoke/", views.invitation_revoke, name="invitation-revoke"),
 ]

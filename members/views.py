@@ -27,8 +27,8 @@ from members.forms import (
     SignInForm,
     SignUpForm,
 )
-from members.models import Club, DisplaySettings, Invitation, Member
-from members.roles import organizer_required, roles_in_clubs
+from members.models import Club, ClubRole, DisplaySettings, Invitation, Member
+from members.roles import ORGANIZER, organizer_required, roles_in_clubs
 from members.scopes import CHOSEN_CLUB
 
 
@@ -269,3 +269,45 @@ def sign_up(request: HttpRequest) -> HttpResponse:
     return render(
         request, "members/sign_up.html", {"form": form, "signed_in": signed_in}, status=status
     )
+
+
+@organizer_required
+def role_list(request: HttpRequest) -> HttpResponse:
+    """Who holds which role in the club (the organizer's page): a role made 記録係 or 会員, or
+    taken away (someone who left). The club keeps one organizer at least: the last one's role
+    is not taken away or lowered here."""
+    if request.method == "POST":
+        key = request.POST.get("role_id", "")
+        if not key.isdecimal():
+            return HttpResponseBadRequest(_("Choose a login."))
+        role = get_object_or_404(ClubRole, pk=int(key))
+        action = request.POST.get("action")
+        organizers = ClubRole.objects.filter(role=ORGANIZER)
+        last = role.role == ORGANIZER and organizers.count() == 1
+        if action not in ("remove", ClubRole.ORGANIZER, ClubRole.MEMBER):
+            return HttpResponseBadRequest(_("Choose what to do."))
+        if last and action != ORGANIZER:
+            messages.error(
+                request, _("The club keeps one organizer at least: make another one first.")
+            )
+            return redirect("members:roles")
+        name = role.user.get_username()
+        if action == "remove":
+            role.delete()
+            messages.success(request, _("%(login)s holds no role here now.") % {"login": name})
+        elif action != role.role:
+            ClubRole.objects.filter(user_id=role.user_id, role=action).delete()
+            role.role = action
+            role.save(update_fields=["role"])
+            if action == ORGANIZER and not role.user.is_staff:
+                role.user.is_staff = True
+                role.user.save(update_fields=["is_staff"])
+            messages.success(
+                request,
+                _("%(login)s is %(role)s now.") % {"login": name, "role": role.get_role_display()},
+            )
+        return redirect("members:roles")
+    roles = list(ClubRole.objects.select_related("user").order_by("user__username", "role"))
+    members = {m.user_id: m.name for m in Member.objects.filter(user__isnull=False)}
+    rows = [(r, members.get(r.user_id, "")) for r in roles]
+    return render(request, "members/role_list.html", {"rows": rows})
