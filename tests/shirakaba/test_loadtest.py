@@ -10,9 +10,12 @@ from datetime import date
 import pytest
 from django.core.management import CommandError, call_command
 
+from members.models import Club, ClubRole
 from members.roles import ensure_groups
+from members.scopes import scopes_disabled
 from scoring.models import Hanchan, Meet
 from shirakaba.devtools.management.commands import loadtest
+from shirakaba.devtools.management.commands.bench_clubs import bench_clubs
 from tests.builders import put_back_migrated_data
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -64,3 +67,26 @@ def test_a_refused_save_fails_the_command(live_server, capsys, monkeypatch) -> N
     out = capsys.readouterr().out
     assert "save refused: 400" in out
     assert "goal (0 errors, games saved, p95 < 300 ms for every kind of page): NOT met" in out
+
+
+def test_members_of_several_clubs_at_once(live_server, capsys) -> None:
+    """``bench_clubs`` builds clubs with games and times their pages as their own members;
+    ``loadtest --clubs`` then spreads its members over those clubs, each signed in to their
+    own, and every page they read answers (the command fails on any error)."""
+    call_command("bench_clubs", clubs=2, members=8, years=1, sample=2, rounds=1)
+    built = capsys.readouterr().out
+    assert "2 clubs of 2" in built and "own page" in built
+    call_command(
+        "loadtest", url=live_server.url, members=6, organizers=2, seconds=4, games=24, clubs=2
+    )
+    out = capsys.readouterr().out
+    assert "6 members of 2 clubs" in out and ", 0 errors," in out
+    read = ("own page", "own chart", "member page", "standings", "meets", "home")
+    assert any(line.startswith(read) for line in out.splitlines())  # the members' pages, read
+    clubs = bench_clubs()
+    with scopes_disabled():
+        held = ClubRole.objects.filter(club__in=clubs)  # the logins of bench_clubs and loadtest
+        assert held.values("user").distinct().count() == held.count() == 6  # one club each
+        assert not ClubRole.objects.filter(
+            user__in=held.values("user"), club_id=Club.DEFAULT_PK
+        ).exists()

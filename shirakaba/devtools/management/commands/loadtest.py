@@ -53,11 +53,12 @@ from django.utils.html import strip_tags
 
 from members.models import Member
 from members.roles import MEMBER, ORGANIZER, grant
-from members.scopes import ClubCommand
+from members.scopes import ClubCommand, in_club
 from scoring import rules
 from scoring.forms import GameForm
 from scoring.models import HanchanResult, Meet, RuleSet
 from scoring.notation import MeetKind
+from shirakaba.devtools.management.commands.bench_clubs import bench_clubs
 from shirakaba.devtools.management.commands.bench_standings import PREFIX
 from shirakaba.devtools.management.commands.bench_standings import Command as StandingsBench
 
@@ -160,11 +161,20 @@ class Command(ClubCommand):
         parser.add_argument("--workers", type=int, default=3)
         parser.add_argument("--threads", type=int, default=4)
         parser.add_argument("--url", help="a server already running (no gunicorn started)")
+        parser.add_argument(
+            "--clubs",
+            type=int,
+            default=0,
+            help="spread the members over this many clubs of bench_clubs (built first), "
+            "each signed in to their own club; the organizers stay in this one",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         if Member.objects.exclude(name__startswith=PREFIX).exists():
             raise CommandError("This database holds real members; use a scratch database.")
         members, meet = self.prepare(options["members"], options["games"])
+        if options["clubs"]:
+            members = self.members_of_clubs(options["members"], options["clubs"])
         organizers = self.organizers(options["organizers"])
         fields = GameFields.of(meet)
         params = meet.rule_set.params()
@@ -216,6 +226,34 @@ class Command(ClubCommand):
         )
         meet.hanchans.all().delete()  # a fresh grid for the organizers each run
         return logins, meet
+
+    def members_of_clubs(self, count: int, clubs: int) -> list[tuple[str, int]]:
+        """``count`` members with logins spread over the first ``clubs`` clubs of bench_clubs,
+        each with the role 会員 in their own club only; each one's club mates, for the pages
+        of other members they read."""
+        found = bench_clubs(clubs)
+        if len(found) < clubs:
+            raise CommandError(f"{len(found)} bench clubs: run bench_clubs --clubs {clubs} first")
+        logins = []
+        self.club_mates: dict[int, list[int]] = {}
+        for n in range(count):
+            club = found[n % clubs]
+            with in_club(club):
+                mates = list(
+                    Member.objects.filter(name__startswith=PREFIX)
+                    .order_by("pk")
+                    .values_list("pk", flat=True)
+                )
+                member = Member.objects.get(pk=mates[n // clubs % len(mates)])
+                if member.user is None:
+                    member.user = User.objects.create_user(f"load{club.pk}-{member.pk}")
+                    member.save(update_fields=["user"])
+                member.user.set_password(PASSWORD)  # also a login bench_clubs made
+                member.user.save(update_fields=["password"])
+                grant(member.user, MEMBER, club)
+                logins.append((member.user.username, member.pk))
+            self.club_mates[member.pk] = mates
+        return logins
 
     def organizers(self, count: int) -> list[str]:
         logins = []
@@ -294,10 +332,11 @@ class Command(ClubCommand):
         started = time.perf_counter()
         games = seating(self.names, random.Random(99))  # shared: one seating for the meet
         everyone = [pk for _, pk in members]
+        mates = getattr(self, "club_mates", {})  # with --clubs: each member's own club's
         try:
             await asyncio.gather(
                 *(
-                    self.member(client, pk, everyone, deadline, tally, i)
+                    self.member(client, pk, mates.get(pk, everyone), deadline, tally, i)
                     for i, (client, (_, pk)) in enumerate(zip(clients, members, strict=False))
                 ),
                 *(
@@ -461,7 +500,8 @@ class Command(ClubCommand):
                 f"median {statistics.median(self.sign_ins) * 1000:.0f} ms each"
             )
         write(
-            f"\n{connection.vendor}, {date.today()}: {options['members']} members + "
+            f"\n{connection.vendor}, {date.today()}: {options['members']} members"
+            f"{f' of {clubs} clubs' if (clubs := options.get('clubs')) else ''} + "
             f"{options['organizers']} organizers for {elapsed:.0f} s: {len(everything):,} "
             f"requests, {len(everything) / elapsed:.1f} req/s, {errors} errors, "
             f"{tally.saved} games saved ({stored} in the database), "
