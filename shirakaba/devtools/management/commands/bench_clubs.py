@@ -94,6 +94,9 @@ class Command(BaseCommand):
         self.stdout.write(", ".join(f"{v:,} {k}" for k, v in sizes.items()))
         if connection.vendor == "postgresql":
             with connection.cursor() as cursor:
+                # Bulk inserts leave the planner's statistics behind until autovacuum comes
+                # round: pages read as a running install's would, not as a fresh load's.
+                cursor.execute("ANALYZE")
                 cursor.execute("SELECT pg_size_pretty(pg_database_size(current_database()))")
                 self.stdout.write(f"database size {cursor.fetchone()[0]}")
 
