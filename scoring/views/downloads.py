@@ -36,7 +36,8 @@ from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
 from members.roles import is_organizer, open_to_visitors_when, organizer_required
-from scoring.models import Report, ReportStatus
+from members.scopes import in_club, scopes_disabled
+from scoring.models import CalendarLink, Report, ReportStatus
 from scoring.reports import inline, kept_files, where_kept
 from scoring.reports.asking import TooManyReports, ask, asked_again, followed, shown_in_place
 from scoring.reports.kept import could_not_keep, is_kept, kept_name
@@ -165,6 +166,26 @@ def handout(request: HtmxHttpRequest, key: str, **kwargs: Any) -> HttpResponseBa
 ViewFunc = Callable[..., HttpResponseBase]
 
 
+def in_the_tokens_club(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A secret calendar address is its member's club's, whoever asks (a phone's calendar app
+    cannot sign in, nor choose a club): the feed is made in that club's scope. A token no
+    member holds is left to the view, which refuses it as before."""
+
+    def wrapped(request: HttpRequest, **kwargs: Any) -> HttpResponse:
+        with scopes_disabled():
+            club = (
+                CalendarLink.objects.filter(token=kwargs.get("token", ""))
+                .values_list("member__club_id", flat=True)
+                .first()
+            )
+        if club is None:
+            return view(request, **kwargs)
+        with in_club(club):
+            return view(request, **kwargs)
+
+    return wrapped
+
+
 def handout_view(key: str) -> ViewFunc:
     """The view of the URL of the kind ``key``: who may ask for it (its ``Who``), GET or HEAD
     only, then ``handout``. Marked with its key (``handout_key``), so a walk of the URLs can
@@ -183,6 +204,6 @@ def handout_view(key: str) -> ViewFunc:
         assert kind.open_when is not None
         guarded = open_to_visitors_when(kind.open_when)(guarded)
     elif kind.who is Who.TOKEN:
-        guarded = login_not_required(guarded)
+        guarded = login_not_required(in_the_tokens_club(guarded))
     setattr(guarded, "handout_key", key)  # noqa: B010 (an attribute a function type lacks)
     return guarded

@@ -23,7 +23,7 @@ from django.utils import timezone
 from openpyxl import load_workbook
 
 from members.models import Club, Invitation, Member
-from members.roles import ORGANIZER, grant
+from members.roles import MEMBER, ORGANIZER, grant
 from members.scopes import in_club, scopes_disabled
 from scoring.models import (
     Answer,
@@ -221,7 +221,10 @@ def their_path(route: str, theirs: dict[str, Any], ours: dict[str, Any]) -> str 
     if path.startswith("members/locks/"):
         return None  # a sign-in lock is the site's
     path = path.replace("<slug:chart>", "cumulative")
-    path = path.replace("<slug:token>", theirs["token"])
+    # A calendar address is a secret, not an id: the one who holds it reads that member's
+    # club's meets (a phone's calendar app, signed in to nothing). The walk asks one nobody
+    # holds; the secret's own club is test_a_calendar_address_reads_its_members_club.
+    path = path.replace("<slug:token>", "x" * 43)
     path = path.replace("<digest:digest>", theirs["report"].digest)
     assert "<" not in path, route
     return "/" + path
@@ -305,11 +308,34 @@ def test_their_ids_are_not_found_in_our_scope(theirs, meet, organizer_client):
         f"/admin/scoring/meet/{theirs['meet'].pk}/history/",
     ):
         assert organizer_client.get(path).status_code == 404, path
-    feed = organizer_client.get(f"/schedule/{theirs['token']}.ics")  # no such link of ours
-    assert feed.status_code in (302, 404) and "calendar" not in feed.get("Content-Type", "")
     ours = meet
     assert organizer_client.get(f"/meets/{ours.pk}/").status_code == 200
     assert organizer_client.get(f"/admin/scoring/meet/{ours.pk}/history/").status_code == 200
+
+
+def test_a_calendar_address_reads_its_members_club(theirs, meet, four_members):
+    """B's member's secret address gives B's meets to whoever holds it (their phone's
+    calendar, signed in to nothing, or signed in to our club), and nothing of ours; our
+    member's gives ours and nothing of B's."""
+    with in_club(meet.club_id):
+        ours = CalendarLink.objects.create(member=four_members[0])
+        Meet.objects.create(
+            date=date.today() + timedelta(days=20),
+            kind="sat",
+            rule_set=meet.rule_set,
+            place="白樺会館",
+        )
+    for client in (Client(), signed_in_to_ours := Client()):
+        if client is signed_in_to_ours:
+            member_of_ours = User.objects.create_user("ours-only")
+            grant(member_of_ours, MEMBER)
+            client.force_login(member_of_ours)
+        theirs_feed = client.get(f"/schedule/{theirs['token']}.ics")
+        assert theirs_feed.status_code == 200 and "calendar" in theirs_feed["Content-Type"]
+        text = theirs_feed.content.decode()
+        assert "桜会館" in text and "白樺会館" not in text
+        our_feed = client.get(f"/schedule/{ours.token}.ics").content.decode()
+        assert "白樺会館" in our_feed and "桜会館" not in our_feed
 
 
 def test_every_command_given_the_wrong_club_neither_shows_nor_writes_the_other(
