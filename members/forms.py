@@ -9,7 +9,13 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.debug import sensitive_variables
 
-from members.models import INVITATION_LENGTH, Invitation, Member, invitation_code_key
+from members.models import (
+    INVITATION_LENGTH,
+    ClubRole,
+    Invitation,
+    Member,
+    invitation_code_key,
+)
 
 
 # ModelForm is generic in django-stubs only; Django's class cannot be subscripted at run time.
@@ -124,3 +130,15 @@ class AcceptInvitationForm(forms.Form):
     """The code alone, for a login that is signed in already (a member of another club)."""
 
     code = InvitationCodeField(label=_("Invitation code"), max_length=CODE_AS_TYPED)
+
+
+class RoleChangeForm(forms.Form):
+    """A change on the organizer's page of logins and roles: which role, and what becomes of
+    it (記録係, 会員, or taken away)."""
+
+    REMOVE = "remove"
+
+    role_id = forms.IntegerField(min_value=1)
+    action = forms.ChoiceField(
+        choices=[(REMOVE, _("Take the role away")), *ClubRole.ROLES],
+    )

@@ -24,6 +24,7 @@ from members.forms import (
     CountedPasswordChangeForm,
     InvitationForm,
     MemberForm,
+    RoleChangeForm,
     SignInForm,
     SignUpForm,
 )
@@ -277,22 +278,20 @@ def role_list(request: HttpRequest) -> HttpResponse:
     taken away (someone who left). The club keeps one organizer at least: the last one's role
     is not taken away or lowered here."""
     if request.method == "POST":
-        key = request.POST.get("role_id", "")
-        if not key.isdecimal():
-            return HttpResponseBadRequest(_("Choose a login."))
-        role = get_object_or_404(ClubRole, pk=int(key))
-        action = request.POST.get("action")
+        change = RoleChangeForm(request.POST)
+        if not change.is_valid():
+            return HttpResponseBadRequest(_("Choose a login and what to do."))
+        role = get_object_or_404(ClubRole, pk=change.cleaned_data["role_id"])
+        action = change.cleaned_data["action"]
         organizers = ClubRole.objects.filter(role=ORGANIZER)
         last = role.role == ORGANIZER and organizers.count() == 1
-        if action not in ("remove", ClubRole.ORGANIZER, ClubRole.MEMBER):
-            return HttpResponseBadRequest(_("Choose what to do."))
         if last and action != ORGANIZER:
             messages.error(
                 request, _("The club keeps one organizer at least: make another one first.")
             )
             return redirect("members:roles")
         name = role.user.get_username()
-        if action == "remove":
+        if action == RoleChangeForm.REMOVE:
             role.delete()
             messages.success(request, _("%(login)s holds no role here now.") % {"login": name})
         elif action != role.role:
