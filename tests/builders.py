@@ -27,6 +27,7 @@ from django.contrib.auth.models import Group
 from django.contrib.contenttypes.models import ContentType
 from django.core.management.sql import emit_post_migrate_signal
 from django.db import connection
+from django.db.models import F
 from django.urls import URLPattern, URLResolver, get_resolver
 from openpyxl import Workbook, load_workbook
 from playwright.sync_api import Page
@@ -34,7 +35,7 @@ from pypdf import PdfReader
 
 from members.models import Club, ClubRole, Invitation, Member
 from members.roles import ORGANIZER
-from members.scopes import in_club
+from members.scopes import in_club, scopes_disabled
 from scoring.models import (
     Answer,
     Award,
@@ -946,3 +947,35 @@ def pdf_fonts(data: bytes) -> set[str]:
                 if any(k in descriptor for k in ("/FontFile", "/FontFile2", "/FontFile3")):
                     embedded.add(str(font["/BaseFont"]).split("+")[-1])
     return embedded
+
+
+def crossings() -> list[str]:
+    """Rows of one club that point at another club's."""
+    with scopes_disabled():
+        found = [
+            *(f"meet {m.pk}" for m in Meet.objects.exclude(rule_set__club=F("club"))),
+            *(f"game {g.pk}" for g in Hanchan.objects.exclude(rule_set__club=F("meet__club"))),
+            *(
+                f"result {r.pk}"
+                for r in HanchanResult.objects.exclude(member__club=F("meet__club"))
+            ),
+            *(f"answer {a.pk}" for a in Answer.objects.exclude(member__club=F("meet__club"))),
+            *(
+                f"award {a.pk}"
+                for a in Award.objects.filter(winner__isnull=False).exclude(
+                    winner__club=F("group__club")
+                )
+            ),
+            *(f"rule set {r.pk}" for r in RuleSet.objects.exclude(group__club=F("club"))),
+            *(
+                f"attendee of {m.pk}"
+                for m in Meet.objects.filter(attendees__isnull=False).exclude(
+                    attendees__club=F("club")
+                )
+            ),
+            *(
+                f"drawn place {d.pk}"
+                for d in DrawnPlace.objects.exclude(member__club=F("meet__club"))
+            ),
+        ]
+    return found

@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
-from django.db.models import F
 
 from members.models import Club, Member
 from members.roles import ORGANIZER, club_roles
@@ -35,7 +34,7 @@ from scoring.models import (
 )
 from scoring.reports.games_csv import render_games_csv
 from scoring.standings import Filters
-from tests.builders import worked_table
+from tests.builders import crossings, worked_table
 
 pytestmark = pytest.mark.django_db
 
@@ -82,31 +81,6 @@ def what_it_holds(club: Club) -> dict[str, object]:
             "rule sets": sorted(RuleSet.objects.values_list("name", "group__name", "is_default")),
             "representative": ClubSettings.load().representative,
         }
-
-
-def crossings() -> list[str]:
-    with scopes_disabled():
-        return [
-            *(
-                f"result {r.pk}"
-                for r in HanchanResult.objects.exclude(member__club=F("meet__club"))
-            ),
-            *(f"game {g.pk}" for g in Hanchan.objects.exclude(rule_set__club=F("meet__club"))),
-            *(
-                f"award {a.pk}"
-                for a in Award.objects.filter(winner__isnull=False).exclude(
-                    winner__club=F("group__club")
-                )
-            ),
-            *(f"rule {r.pk}" for r in RuleSet.objects.exclude(group__club=F("club"))),
-            *(f"answer {a.pk}" for a in Answer.objects.exclude(member__club=F("meet__club"))),
-            *(
-                f"attendee {m.pk}"
-                for m in Meet.objects.filter(attendees__isnull=False).exclude(
-                    attendees__club=F("club")
-                )
-            ),
-        ]
 
 
 def test_a_clubs_backup_restores_as_a_new_club_with_everything_it_showed(sakura, tmp_path):

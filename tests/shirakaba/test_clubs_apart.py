@@ -16,7 +16,6 @@ from django.apps import apps
 from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.core.management.base import CommandError
-from django.db.models import F
 from django.test import Client, override_settings
 from django.urls import get_resolver
 from django.utils import timezone
@@ -33,7 +32,6 @@ from scoring.models import (
     ClubSettings,
     DrawnPlace,
     Hanchan,
-    HanchanResult,
     HandLevel,
     Meet,
     Report,
@@ -41,7 +39,7 @@ from scoring.models import (
     RuleSet,
     StandingsGroup,
 )
-from tests.builders import CLUBS_OWN, patterns, pdf_text, worked_table
+from tests.builders import CLUBS_OWN, crossings, patterns, pdf_text, worked_table
 
 pytestmark = pytest.mark.django_db
 
@@ -131,37 +129,6 @@ def their_rows(club: Club) -> dict[str, list[dict[str, Any]]]:
     """Every row of club B's data, every field."""
     with in_club(club):
         return {m.__name__: list(m.objects.order_by("pk").values()) for m in CLUBS_OWN}
-
-
-def crossings() -> list[str]:
-    """Rows of one club that point at another club's."""
-    with scopes_disabled():
-        found = [
-            *(f"meet {m.pk}" for m in Meet.objects.exclude(rule_set__club=F("club"))),
-            *(
-                f"result {r.pk}"
-                for r in HanchanResult.objects.exclude(member__club=F("meet__club"))
-            ),
-            *(f"answer {a.pk}" for a in Answer.objects.exclude(member__club=F("meet__club"))),
-            *(
-                f"award {a.pk}"
-                for a in Award.objects.filter(winner__isnull=False).exclude(
-                    winner__club=F("group__club")
-                )
-            ),
-            *(f"rule set {r.pk}" for r in RuleSet.objects.exclude(group__club=F("club"))),
-            *(
-                f"attendee of {m.pk}"
-                for m in Meet.objects.filter(attendees__isnull=False).exclude(
-                    attendees__club=F("club")
-                )
-            ),
-            *(
-                f"drawn place {d.pk}"
-                for d in DrawnPlace.objects.exclude(member__club=F("meet__club"))
-            ),
-        ]
-    return found
 
 
 def shown(response: Any) -> list[str]:
