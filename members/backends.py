@@ -13,7 +13,7 @@ from typing import Any
 from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.models import AnonymousUser, Group, Permission, User
 
-from members.models import Club, club_in_scope
+from members.models import default_club
 from members.roles import MEMBER, ORGANIZER, club_roles, rights_of_roles
 
 _APP = "content_type__app_label"
@@ -23,8 +23,7 @@ class ClubRoleBackend(ModelBackend):
     def get_group_permissions(self, user_obj: User | AnonymousUser, obj: Any = None) -> set[str]:
         if not user_obj.is_active or user_obj.is_anonymous or obj is not None:
             return set()
-        club = club_in_scope()
-        key = club if club is not None else Club.DEFAULT_PK
+        key = default_club()  # the club in scope, else the site's one club
         cache: dict[int, set[str]] = user_obj.__dict__.setdefault("_perms_in_clubs", {})
         if key not in cache:
             roles = club_roles(user_obj)

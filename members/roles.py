@@ -21,7 +21,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django_scopes import scopes_disabled
 
-from members.models import Club, ClubRole, club_in_scope, default_club
+from members.models import Club, ClubRole, default_club
 
 ORGANIZER = ClubRole.ORGANIZER
 MEMBER = ClubRole.MEMBER
@@ -102,8 +102,7 @@ def club_roles(user: AbstractBaseUser | AnonymousUser) -> frozenset[str]:
         return frozenset()
     if cast(User, user).is_superuser:
         return frozenset({ORGANIZER, MEMBER})
-    club = club_in_scope()
-    return roles_in_clubs(user).get(club if club is not None else Club.DEFAULT_PK, frozenset())
+    return roles_in_clubs(user).get(default_club(), frozenset())
 
 
 def grant(user: AbstractBaseUser, role: str, club: Club | int | None = None) -> None:
