@@ -34,6 +34,7 @@ import shutil
 import sqlite3
 import tempfile
 from collections import Counter
+from collections.abc import Callable
 from contextlib import closing
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -42,8 +43,7 @@ from typing import Any
 
 from django.apps import apps
 from django.conf import settings
-from django.contrib.auth.models import Group, Permission
-from django.core.exceptions import ValidationError
+from django.contrib.auth.models import Group
 from django.core.management import call_command
 from django.core.serializers.base import DeserializationError
 from django.db import DatabaseError, connection, models, transaction
@@ -288,7 +288,9 @@ def restore(path: Path, *, keep_admin_rights: bool = False) -> str:
     The file is checked first, and refused whole (``BackupError``) before anything is
     written; afterwards the database holds no sign-in records and the roles' permissions
     are the code's. A file that gives anyone rights beyond their roles
-    (``rights_beyond_roles``) is refused unless ``keep_admin_rights``."""
+    (``rights_beyond_roles``) is refused unless ``keep_admin_rights``: an SQLite backup as the
+    file holds them, before it is copied; a JSON one as the database holds them once loaded,
+    before the restore commits (rows of a file can overwrite each other as they load)."""
     if not path.is_file():
         raise BackupError(_("%(file)s: no such file.") % {"file": path})
     if found := data_found():
@@ -307,7 +309,7 @@ def restore(path: Path, *, keep_admin_rights: bool = False) -> str:
             raise BackupError(_("This is an SQLite backup; restore it into SQLite."))
         check_sqlite_backup(path)
         if not keep_admin_rights:
-            refuse_rights_beyond_roles(path, *accounts_in_sqlite(path))
+            refuse_rights_beyond_roles(path, accounts_in_sqlite(path))
         connection.close()
         _sqlite_backup(path, Path(str(connection.settings_dict["NAME"])))
         call_command("migrate", verbosity=0)  # a backup from an older version catches up
@@ -318,9 +320,7 @@ def restore(path: Path, *, keep_admin_rights: bool = False) -> str:
             ensure_groups()
             roles_from_groups()
         return "sqlite"
-    rows = read_json_backup(path)
-    if not keep_admin_rights:
-        refuse_rights_beyond_roles(path, *accounts_in_json(rows))
+    read_json_backup(path)
     # The backup holds the history rows already; writing new ones while loading would clash.
     # loaddata reads the format from the file name, and a backup may be called anything.
     with tempfile.TemporaryDirectory() as folder:
@@ -336,6 +336,8 @@ def restore(path: Path, *, keep_admin_rights: bool = False) -> str:
                     make_default_awards(group)
                 ensure_groups()
                 roles_from_groups()
+                if not keep_admin_rights:  # what the database now holds, however it was written
+                    refuse_rights_beyond_roles(path, accounts_in_database())
         except (DeserializationError, DatabaseError, LookupError, ValueError) as error:
             said = str(error).replace(f"Problem installing fixture '{fixture}': ", "")
             raise BackupError(
@@ -419,8 +421,8 @@ def expected_schema(path: Path, recorded: set[tuple[str, str]]) -> dict[str, set
 
 
 def read_json_backup(path: Path) -> list[dict[str, object]]:
-    """The rows of a JSON backup, refused (``BackupError``) unless it reads whole and holds
-    only the models a backup writes."""
+    """The rows of a JSON backup, refused (``BackupError``) unless it reads whole, holds only
+    the models a backup writes, and no row twice (the same model and key)."""
     try:
         rows = json.loads(path.read_bytes().decode("utf-8"))
     except json.JSONDecodeError as error:
@@ -454,51 +456,59 @@ def read_json_backup(path: Path) -> list[dict[str, object]]:
             )
             % {"file": path, "models": ", ".join(f"{n:,} {m}" for m, n in sorted(refused.items()))}
         )
+    keys = Counter((str(row["model"]), str(row["pk"])) for row in rows if "pk" in row)
+    if twice := sorted(key for key, count in keys.items() if count > 1):
+        raise BackupError(
+            _(
+                "%(file)s holds rows written twice (%(rows)s); a backup writes each row once, "
+                "so it was refused whole, nothing was restored."
+            )
+            % {"file": path, "rows": ", ".join(f"{model} {pk}" for model, pk in twice[:10])}
+        )
     return rows
 
 
 @dataclass(frozen=True)
 class Account:
-    """A login as a backup holds it, by what gives it rights: its flags, its groups (by
-    name) and its own permissions (``app_label.codename``)."""
+    """A login as a database holds it, by what gives it rights: its flags, its roles club by
+    club (``{club key: roles}``) and what it holds in every club alike: its own permissions and
+    those of its groups of other names (``app_label.codename``), as
+    ``members.backends.ClubRoleBackend`` gives them."""
 
     username: str
     superuser: bool
     staff: bool
-    groups: frozenset[str]
-    permissions: frozenset[str]
+    roles: dict[int, frozenset[str]]
+    everywhere: frozenset[str]
 
 
-GroupRights = dict[str, frozenset[str]]
-"""Each group's permissions in a backup, by the group's name."""
-
-
-def rights_beyond_roles(accounts: list[Account], groups: GroupRights) -> list[str]:
+def rights_beyond_roles(accounts: list[Account]) -> list[str]:
     """What each login may do beyond what its roles give, a line a login (``evil:
     superuser``, ``kaiin: staff, auth.change_user``); nothing for the logins the running app
     makes. In the running app rights come only from the two roles: 記録係 gives the club's
     permissions and staff status (the admin), 会員 viewing them; nobody is a superuser, and
-    nobody holds a permission of their own or from a group of another name. The roles' own
-    permissions are the code's after a restore, whatever the file says of them."""
-    roles = rights_of_roles()
+    nobody holds a permission of their own or from a group of another name. Such a permission
+    holds in every club the login has a role in, so it is beyond the roles unless the role in
+    every one of those clubs gives it (記録係 of one club and 会員 of another gives only
+    viewing). The roles' own permissions are the code's after a restore, whatever the file
+    says of them."""
+    rights = rights_of_roles()
     found = []
     for account in sorted(accounts, key=lambda a: a.username):
-        given = frozenset().union(*(roles[g] for g in account.groups if g in roles))
-        held = account.permissions.union(
-            *(groups.get(g, frozenset()) for g in account.groups if g not in roles)
-        )
+        in_each = [frozenset().union(*(rights[r] for r in held)) for held in account.roles.values()]
+        given = frozenset.intersection(*in_each) if in_each else frozenset()
         beyond = [_("superuser")] if account.superuser else []
-        if account.staff and ORGANIZER not in account.groups:
+        if account.staff and not any(ORGANIZER in held for held in account.roles.values()):
             beyond.append(_("staff"))
-        beyond += sorted(held - given)
+        beyond += sorted(account.everywhere - given)
         if beyond:
             found.append(f"{account.username}: {', '.join(beyond)}")
     return found
 
 
-def refuse_rights_beyond_roles(path: Path, accounts: list[Account], groups: GroupRights) -> None:
+def refuse_rights_beyond_roles(path: Path, accounts: list[Account]) -> None:
     """Refuse the backup at ``path`` whole if it gives anyone rights beyond their roles."""
-    if found := rights_beyond_roles(accounts, groups):
+    if found := rights_beyond_roles(accounts):
         raise BackupError(
             _(
                 "%(file)s gives rights that the roles 記録係 and 会員 do not give (%(found)s); "
@@ -511,135 +521,73 @@ def refuse_rights_beyond_roles(path: Path, accounts: list[Account], groups: Grou
         )
 
 
-def accounts_in_sqlite(path: Path) -> tuple[list[Account], GroupRights]:
-    """The logins of an SQLite backup (checked by ``check_sqlite_backup`` first), read only."""
+def accounts_in(rows: Callable[[str], list[tuple[Any, ...]]], *, clubroles: bool) -> list[Account]:
+    """The logins of a database, read with plain SQL by ``rows`` (a query's rows: of an SQLite
+    backup opened read only, ``accounts_in_sqlite``, or of this database once a restore has
+    loaded it, ``accounts_in_database``). Roles are read from ``members_clubrole`` if the
+    database has it (``clubroles``); a login in a role's group (a database from before
+    ``members 0008``) holds that role in the site's one club, as the migration and
+    ``roles_from_groups`` make it."""
     perm = (
         "JOIN auth_permission p ON p.id = x.permission_id "
         "JOIN django_content_type t ON t.id = p.content_type_id"
     )
-    with closing(sqlite3.connect(read_only(path), uri=True)) as db:
-        users = db.execute("SELECT id, username, is_superuser, is_staff FROM auth_user").fetchall()
-        in_groups = db.execute(
-            "SELECT x.user_id, g.name FROM auth_user_groups x JOIN auth_group g ON g.id = x.group_id"
-        ).fetchall()
-        own = db.execute(
-            f"SELECT x.user_id, t.app_label || '.' || p.codename "
-            f"FROM auth_user_user_permissions x {perm}"
-        ).fetchall()
-        tables = {str(n) for (n,) in db.execute("SELECT name FROM sqlite_schema")}
-        if "members_clubrole" in tables:  # roles held club by club (members 0008)
-            in_groups += db.execute("SELECT user_id, role FROM members_clubrole").fetchall()
-        of_groups = db.execute(
-            f"SELECT g.name, t.app_label || '.' || p.codename "
-            f"FROM auth_group_permissions x JOIN auth_group g ON g.id = x.group_id {perm}"
-        ).fetchall()
-    accounts = [
-        Account(
-            username=str(username),
-            superuser=bool(superuser),
-            staff=bool(staff),
-            groups=frozenset(str(name) for user, name in in_groups if user == pk),
-            permissions=frozenset(str(label) for user, label in own if user == pk),
+    users = rows("SELECT id, username, is_superuser, is_staff FROM auth_user")
+    roles = [
+        (user, Club.DEFAULT_PK, name)
+        for user, name in rows(
+            "SELECT x.user_id, g.name FROM auth_user_groups x "
+            "JOIN auth_group g ON g.id = x.group_id"
         )
-        for pk, username, superuser, staff in users
+        if name in (ORGANIZER, MEMBER)
     ]
-    groups: dict[str, set[str]] = {}
-    for name, label in of_groups:
-        groups.setdefault(str(name), set()).add(str(label))
-    return accounts, {name: frozenset(labels) for name, labels in groups.items()}
-
-
-def accounts_in_json(rows: list[dict[str, object]]) -> tuple[list[Account], GroupRights]:
-    """The logins of a JSON backup's rows (``read_json_backup``), read as ``loaddata`` would
-    read them: a group or a permission named by its natural key or by a primary key (a
-    group's in the file or in this database, a permission's in this database). A reference
-    that names nothing is kept as written, so it counts as a right beyond the roles."""
-    group_names = {str(pk): name for pk, name in Group.objects.values_list("pk", "name")}
-    groups: GroupRights = {}
-    for row in rows:
-        if row["model"] == "auth.group":
-            fields = _fields(row)
-            name = str(fields.get("name"))
-            if "pk" in row:
-                group_names[str(row["pk"])] = name
-            groups[name] = frozenset(_permission(ref) for ref in _refs(fields.get("permissions")))
-    # Roles held club by club (members 0008): a role counts as its group's membership did.
-    users = {
-        str(row.get("pk")): str(_fields(row).get("username"))
-        for row in rows
-        if row["model"] == "auth.user"
-    }
-    held: dict[str, set[str]] = {}
-    for row in rows:
-        if row["model"] == "members.clubrole":
-            fields = _fields(row)
-            ref: Any = fields.get("user")
-            named = _is_natural_key(ref) and len(ref) == 1
-            holder = str(ref[0]) if named else users.get(str(ref))
-            if holder is not None:
-                held.setdefault(holder, set()).add(str(fields.get("role")))
+    if clubroles:
+        roles += rows("SELECT user_id, club_id, role FROM members_clubrole")
+    everywhere = rows(
+        f"SELECT x.user_id, t.app_label || '.' || p.codename "
+        f"FROM auth_user_user_permissions x {perm}"
+    ) + rows(
+        f"SELECT u.user_id, t.app_label || '.' || p.codename FROM auth_user_groups u "
+        f"JOIN auth_group g ON g.id = u.group_id "
+        f"JOIN auth_group_permissions x ON x.group_id = g.id {perm} "
+        f"WHERE g.name NOT IN ('{ORGANIZER}', '{MEMBER}')"
+    )
     accounts = []
-    for row in rows:
-        if row["model"] == "auth.user":
-            fields = _fields(row)
-            accounts.append(
-                Account(
-                    username=str(fields.get("username")),
-                    superuser=_flag(fields.get("is_superuser", False)),
-                    staff=_flag(fields.get("is_staff", False)),
-                    groups=frozenset(
-                        str(ref[0])
-                        if _is_natural_key(ref) and len(ref) == 1
-                        else group_names.get(str(ref), f"#{ref}")
-                        for ref in _refs(fields.get("groups"))
-                    )
-                    | held.get(str(fields.get("username")), set()),
-                    permissions=frozenset(
-                        _permission(ref) for ref in _refs(fields.get("user_permissions"))
-                    ),
-                )
+    for pk, username, superuser, staff in users:
+        held: dict[int, set[str]] = {}
+        for user, club, role in roles:
+            if user == pk:
+                held.setdefault(int(club), set()).add(str(role))
+        accounts.append(
+            Account(
+                username=str(username),
+                superuser=bool(superuser),
+                staff=bool(staff),
+                roles={club: frozenset(names) for club, names in held.items()},
+                everywhere=frozenset(str(label) for user, label in everywhere if user == pk),
             )
-    return accounts, groups
-
-
-def _fields(row: dict[str, object]) -> dict[str, Any]:
-    fields = row.get("fields")
-    return fields if isinstance(fields, dict) else {}
-
-
-def _refs(value: object) -> list[Any]:
-    """A many-to-many field's references as the deserializer iterates them."""
-    if value is None:
-        return []
-    return list(value) if isinstance(value, (list, tuple, str, dict)) else [value]
-
-
-def _is_natural_key(ref: object) -> bool:
-    return isinstance(ref, (list, tuple))  # the deserializer: iterable, and not a string
-
-
-def _flag(value: object) -> bool:
-    """A boolean field's value as ``loaddata`` reads it; one it cannot read counts as set."""
-    try:
-        return bool(models.BooleanField().to_python(value))
-    except ValidationError:
-        return True
-
-
-def _permission(ref: object) -> str:
-    """``app_label.codename`` of a permission by its natural key or this database's pk."""
-    if _is_natural_key(ref):
-        assert isinstance(ref, (list, tuple))
-        if len(ref) == 3:
-            return f"{ref[1]}.{ref[0]}"
-        return repr(list(ref))
-    try:
-        found = Permission.objects.filter(pk=Permission._meta.pk.to_python(ref)).values_list(
-            "content_type__app_label", "codename"
         )
-    except (ValidationError, ValueError, TypeError):
-        return repr(ref)
-    return next((f"{app}.{codename}" for app, codename in found), repr(ref))
+    return accounts
+
+
+def accounts_in_sqlite(path: Path) -> list[Account]:
+    """The logins of an SQLite backup (checked by ``check_sqlite_backup`` first), read only."""
+    with closing(sqlite3.connect(read_only(path), uri=True)) as db:
+        tables = {str(n) for (n,) in db.execute("SELECT name FROM sqlite_schema")}
+        return accounts_in(
+            lambda sql: db.execute(sql).fetchall(), clubroles="members_clubrole" in tables
+        )
+
+
+def accounts_in_database() -> list[Account]:
+    """The logins of this database, as a restore has loaded it (before it commits)."""
+    with connection.cursor() as cursor:
+
+        def rows(sql: str) -> list[tuple[Any, ...]]:
+            cursor.execute(sql)
+            return list(cursor.fetchall())
+
+        return accounts_in(rows, clubroles=True)
 
 
 # --- the nightly backup, and its copy in a second place ---------------------------------------

@@ -727,6 +727,102 @@ def test_restore_refuses_a_group_of_its_own_that_gives_a_member_more(json_backup
     assert not User.objects.exists()
 
 
+CLUB_B = {
+    "model": "members.club",
+    "pk": 2,
+    "fields": {"slug": "ume", "name": "梅会", "made_at": "2030-01-01T00:00:00Z"},
+}
+
+
+@pytest.mark.parametrize(
+    ("in_b", "refused"),
+    [("会員", True), ("記録係", False)],
+    ids=["member there", "organizer there"],
+)
+def test_a_permission_of_ones_own_must_be_given_by_the_role_in_every_club(
+    json_backup, in_b, refused
+):
+    """A login's own permission holds in every club it has a role in. 記録係 of one club gives
+    it there, not in a club where the login is only 会員: refused unless every club's role
+    gives it."""
+    from django.contrib.auth.models import User
+
+    from scoring.backups import restore
+
+    def two_clubs(objects: list[dict]) -> None:
+        objects += [
+            CLUB_B,
+            {
+                "model": "auth.user",
+                "fields": {
+                    "username": "both",
+                    "is_staff": True,
+                    "user_permissions": [["change_hanchan", "scoring", "hanchan"]],
+                },
+            },
+            {
+                "model": "members.clubrole",
+                "fields": {"club": 1, "user": ["both"], "role": "記録係"},
+            },
+            {"model": "members.clubrole", "fields": {"club": 2, "user": ["both"], "role": in_b}},
+        ]
+
+    path = edited(json_backup, change=two_clubs)
+    if refused:
+        assert "both: scoring.change_hanchan" in refusal(path)
+        assert not User.objects.exists()
+    else:
+        assert restore(path) == "json"
+        assert User.objects.get(username="both").has_perm("scoring.change_hanchan")
+
+
+def test_restore_refuses_a_row_written_twice(json_backup):
+    """loaddata lets a later row of the same key overwrite an earlier one, so a file could say
+    記録係 to the check and 会員 to the database. No backup writes a row twice."""
+    from django.contrib.auth.models import User
+
+    role = {"model": "members.clubrole", "pk": 50}
+    message = refusal(
+        edited(
+            json_backup,
+            {
+                "model": "auth.user",
+                "fields": {
+                    "username": "kaiin",
+                    "is_staff": True,
+                    "user_permissions": [["change_hanchan", "scoring", "hanchan"]],
+                },
+            },
+            {**role, "fields": {"club": 1, "user": ["kaiin"], "role": "記録係"}},
+            {**role, "fields": {"club": 1, "user": ["kaiin"], "role": "会員"}},
+        )
+    )
+    assert "members.clubrole 50" in message and "twice" in message
+    assert not User.objects.exists()
+
+
+def test_restore_checks_the_rights_the_database_holds_after_loading(json_backup):
+    """A role's group renamed by a later row (its key reused under another name) takes the
+    people the file put in the role with it, and gives them the group's permissions: the
+    rights are read from the loaded database, before the restore commits."""
+    from django.contrib.auth.models import Group, User
+
+    members_group = Group.objects.get(name="会員").pk
+    message = refusal(
+        edited(
+            json_backup,
+            {"model": "auth.user", "fields": {"username": "kaiin", "groups": [["会員"]]}},
+            {
+                "model": "auth.group",
+                "pk": members_group,
+                "fields": {"name": "幹事", "permissions": [["change_user", "auth", "user"]]},
+            },
+        )
+    )
+    assert "kaiin: auth.change_user" in message
+    assert not User.objects.exists()
+
+
 @pytest.mark.slow
 @sqlite_only
 def test_restore_refuses_an_sqlite_backup_edited_to_give_more_rights(demo, tmp_path):
@@ -740,6 +836,10 @@ def test_restore_refuses_an_sqlite_backup_edited_to_give_more_rights(demo, tmp_p
         "INSERT INTO auth_user_user_permissions (user_id, permission_id) "
         "SELECT u.id, p.id FROM auth_user u, auth_permission p "
         "WHERE u.username = 'kaiin' AND p.codename = 'delete_hanchan'",
+        # 記録係 of a second club gives delete_hanchan there, not in the club kaiin is 会員 of.
+        "INSERT INTO members_club (id, name, slug, made_at) VALUES (2, '梅会', 'ume', '2030-01-01')",
+        "INSERT INTO members_clubrole (club_id, user_id, role) "
+        "SELECT 2, id, '記録係' FROM auth_user WHERE username = 'kaiin'",
     )
     done, target = restore_into_fresh(demo, tmp_path, edited)
     assert_refused(done, edited, "evil", "kaiin", "scoring.delete_hanchan", "--keep-admin-rights")
