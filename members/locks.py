@@ -12,6 +12,9 @@
   ``AXES_FAILURE_LIMIT`` towards it, so a member who goes on trying while locked never locks
   the venue.
 - A lock lasts ``AXES_COOLOFF_TIME`` from the last failure.
+- A club's organizer sees and lifts the locks of the club's own logins' names and of names that
+  are no login at all (guesses), never another club's logins' or the site's superuser's
+  (``seen_by``); the superuser sees and lifts every one.
 """
 
 import ipaddress
@@ -23,8 +26,12 @@ from axes.handlers.database import AxesDatabaseHandler
 from axes.helpers import get_client_username
 from axes.models import AccessAttempt
 from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
+from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils import timezone
+
+from members.models import ClubRole
 
 # (login name, address, failures) of one AccessAttempt row.
 Failures = tuple[str | None, str | None, int]
@@ -90,13 +97,30 @@ def tries_left(username: str | None, address: str | None) -> int:
     return tries_left_in(recent_failures(ip_address=address), username, address)
 
 
-def release(username: str | None, address: str | None) -> int:
-    """Lift the lock on this name at this address, and on the address if it is locked."""
+def seen_by(user: AbstractBaseUser | AnonymousUser) -> QuerySet[AccessAttempt]:
+    """The sign-in records ``user`` may see and lift: every one for a superuser (the site's);
+    for a club's organizer, all but those of the logins that hold no role in the club in scope
+    (another club's logins, the site's superuser)."""
+    attempts = AccessAttempt.objects.all()
+    if getattr(user, "is_superuser", False):
+        return attempts
+    ours = ClubRole.objects.values("user_id")  # the club in scope's
+    others = User.objects.exclude(pk__in=ours).values("username")
+    return attempts.exclude(username__in=others)
+
+
+def release(
+    username: str | None, address: str | None, among: QuerySet[AccessAttempt] | None = None
+) -> int:
+    """Lift the lock on this name at this address, and on the address if it is locked: of
+    the records ``among`` (``seen_by``: a club's organizer forgets only what it may see, so an
+    address locked by other clubs' names may stay locked), every one by default."""
+    rows = AccessAttempt.objects.all() if among is None else among
     deleted: int
     if address_locked_in(recent_failures(ip_address=address), address):
-        deleted, _ = AccessAttempt.objects.filter(ip_address=address).delete()
+        deleted, _ = rows.filter(ip_address=address).delete()
     else:
-        deleted, _ = AccessAttempt.objects.filter(username=username, ip_address=address).delete()
+        deleted, _ = rows.filter(username=username, ip_address=address).delete()
     return deleted
 
 

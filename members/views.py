@@ -1,7 +1,6 @@
 from datetime import timedelta
 from typing import Any, cast
 
-from axes.models import AccessAttempt
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
@@ -97,7 +96,8 @@ def lock_list(request: HttpRequest) -> HttpResponse:
     """Sign-in locks (django-axes): who failed to sign in, and a button to lift each lock."""
     failures = locks.recent_failures()
     since = timezone.now() - settings.AXES_COOLOFF_TIME
-    attempts = AccessAttempt.objects.filter(attempt_time__gte=since).order_by("-attempt_time")
+    seen = locks.seen_by(request.user)
+    attempts = seen.filter(attempt_time__gte=since).order_by("-attempt_time")
     rows = [
         {
             "attempt": a,
@@ -119,9 +119,11 @@ def lock_list(request: HttpRequest) -> HttpResponse:
 @require_POST
 def lock_release(request: HttpRequest, pk: int) -> HttpResponse:
     """Lift a lock: forget the failures of that login name at that address (all of the
-    address's failures when the address itself is locked)."""
-    attempt = get_object_or_404(AccessAttempt, pk=pk)
-    locks.release(attempt.username, attempt.ip_address)
+    address's failures when the address itself is locked), of those the organizer may see
+    (``locks.seen_by``); another club's login's lock is not found."""
+    seen = locks.seen_by(request.user)
+    attempt = get_object_or_404(seen, pk=pk)
+    locks.release(attempt.username, attempt.ip_address, among=seen)
     messages.success(
         request,
         _("Released the lock on %(who)s.")
