@@ -6,11 +6,9 @@ from django.contrib.auth.admin import UserAdmin
 from django.contrib.auth.models import User
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
-from django_scopes import scopes_disabled
 from simple_history.admin import SimpleHistoryAdmin
 
 from members.models import Club, ClubRole, Member
-from members.roles import ORGANIZER
 
 
 # django-simple-history ships no types, so its admin is Any to mypy.
@@ -19,6 +17,13 @@ class MemberAdmin(SimpleHistoryAdmin):  # type: ignore[misc]
     list_display = ["name", "furigana", "is_active", "is_guest", "joined_on", "user"]
     list_filter = ["is_active", "is_guest"]
     search_fields = ["name", "furigana"]
+
+    def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        """A member's login is one of the club's: a login that holds a role in the club in
+        scope (the site's superuser may link any)."""
+        if db_field.name == "user" and not request.user.is_superuser:
+            kwargs["queryset"] = User.objects.filter(pk__in=ClubRole.objects.values("user_id"))
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
 
 class ClubRoleForm(forms.ModelForm):  # type: ignore[type-arg]
@@ -65,18 +70,9 @@ class RolesOfALogin(admin.TabularInline):  # type: ignore[type-arg]
 class LoginAdmin(UserAdmin):  # type: ignore[type-arg]
     """Django's page of a login, with its roles in the clubs below (the groups 記録係 and 会員
     only say what each role may do: a login is not put in them). A login given 記録係 here
-    gets the staff status an organizer uses the admin with."""
+    gets the staff status an organizer uses the admin with (``roles.staff_follows_roles``)."""
 
     inlines = [RolesOfALogin]
-
-    def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
-        super().save_related(request, form, formsets, change)
-        user = form.instance
-        with scopes_disabled():
-            organizer = ClubRole.objects.filter(user=user, role=ORGANIZER).exists()
-        if organizer and not user.is_staff:
-            user.is_staff = True
-            user.save(update_fields=["is_staff"])
 
 
 admin.site.unregister(User)

@@ -27,3 +27,13 @@ class MembersConfig(AppConfig):
         from members.context_processors import display_on_sign_in
 
         user_logged_in.connect(display_on_sign_in, dispatch_uid="members.display_on_sign_in")
+
+        from django.db.models.signals import post_delete, post_save
+
+        from members.models import ClubRole
+        from members.roles import staff_follows_roles
+
+        for signal in (post_save, post_delete):
+            signal.connect(
+                staff_follows_roles, sender=ClubRole, dispatch_uid=f"members.staff_{signal}"
+            )

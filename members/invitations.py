@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from members.models import Invitation, Member
-from members.roles import ORGANIZER, grant
+from members.roles import grant
 from members.scopes import in_club, scopes_disabled
 
 NOT_USABLE = gettext_lazy(
@@ -54,10 +54,7 @@ def take_up(invitation: Invitation, user: User) -> None:
             )
         member.user = user
         member.save(update_fields=["user"])
-        grant(user, invitation.role, invitation.club)
-        if invitation.role == ORGANIZER and not user.is_staff:  # an organizer uses the admin
-            user.is_staff = True
-            user.save(update_fields=["is_staff"])
+        grant(user, invitation.role, invitation.club)  # 記録係 with staff status
         invitation.used_by = user
         invitation.used_at = timezone.now()
         invitation.save(update_fields=["used_by", "used_at"])

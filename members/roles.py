@@ -107,12 +107,28 @@ def club_roles(user: AbstractBaseUser | AnonymousUser) -> frozenset[str]:
 
 def grant(user: AbstractBaseUser, role: str, club: Club | int | None = None) -> None:
     """Give ``user`` ``role`` in ``club`` (the club in scope, else the site's one club);
-    holding it already is no change."""
+    holding it already is no change. 記録係 brings staff status (``staff_follows_roles``)."""
     key = club if isinstance(club, int) else club.pk if club is not None else default_club()
     with scopes_disabled():
         ClubRole.objects.get_or_create(club_id=key, user_id=user.pk, role=role)
+    if role == ORGANIZER:  # as staff_follows_roles has made the row
+        cast(User, user).is_staff = True
     user.__dict__.pop("_roles_in_clubs", None)
     user.__dict__.pop("_perms_in_clubs", None)
+
+
+def staff_follows_roles(instance: ClubRole, raw: bool = False, **kwargs: object) -> None:
+    """A login that holds 記録係 in any club has the staff status an organizer uses the admin
+    with; one that holds it nowhere any more has none (a superuser, the site's, keeps it).
+    ``ClubRole``'s ``post_save`` and ``post_delete`` receiver (``MembersConfig.ready``), so
+    every way a role is given, changed or taken away (the roles page, an invitation, the
+    admin, ``make_club``) keeps staff status with it. Not while ``loaddata`` writes a backup's
+    rows as they are (``raw``): its rights are checked as the file holds them."""
+    if raw:
+        return
+    with scopes_disabled():
+        organizer = ClubRole.objects.filter(user_id=instance.user_id, role=ORGANIZER).exists()
+    User.objects.filter(pk=instance.user_id, is_superuser=False).update(is_staff=organizer)
 
 
 def is_organizer(user: AbstractBaseUser | AnonymousUser) -> bool:

@@ -299,10 +299,7 @@ def role_list(request: HttpRequest) -> HttpResponse:
         elif action != role.role:
             ClubRole.objects.filter(user_id=role.user_id, role=action).delete()
             role.role = action
-            role.save(update_fields=["role"])
-            if action == ORGANIZER and not role.user.is_staff:
-                role.user.is_staff = True
-                role.user.save(update_fields=["is_staff"])
+            role.save(update_fields=["role"])  # staff status follows (staff_follows_roles)
             messages.success(
                 request,
                 _("%(login)s is %(role)s now.") % {"login": name, "role": role.get_role_display()},

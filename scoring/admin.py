@@ -6,7 +6,6 @@ a finalised meet changes only after it is reopened with a reason in the app. No 
 from typing import Any
 
 from django.contrib import admin, messages
-from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
@@ -14,7 +13,6 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.admin import SimpleHistoryAdmin
 
 from members.models import Club, ClubRole
-from members.roles import ORGANIZER
 from scoring.clubs import fill_new_club
 from scoring.models import (
     BigHand,
@@ -224,9 +222,3 @@ class ClubAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         super().save_model(request, obj, form, change)
         if not change:
             fill_new_club(obj)
-
-    def save_formset(self, request: HttpRequest, form: Any, formset: Any, change: bool) -> None:
-        """An organizer given here has the staff status an organizer uses the admin with."""
-        super().save_formset(request, form, formset, change)
-        organizers = ClubRole.objects.filter(club=form.instance, role=ORGANIZER)
-        User.objects.filter(pk__in=organizers.values("user_id")).update(is_staff=True)

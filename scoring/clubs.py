@@ -41,9 +41,8 @@ def first_organizer(club: Club, username: str) -> tuple[User, bool]:
     user, made = User.objects.get_or_create(username=username)
     if made:
         user.set_unusable_password()
-    user.is_staff = True
-    user.full_clean()
-    user.save()
+        user.full_clean()
+        user.save()
     grant(user, ORGANIZER, club)
     return user, made
 

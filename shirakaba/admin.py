@@ -11,7 +11,10 @@ apps') guarded against two query values that Django 6.1 answers with a server er
   it queries with the id as given (a ValueError). Such an id is not found (404);
 - a history page of another club's row: the history tables are not in a club's scope, and
   django-simple-history shows the history of a row its admin's queryset does not find. In a
-  club's scope such a row is not found (404).
+  club's scope such a row is not found (404);
+- the 「サイトで表示」 shortcut (``r/<content type>/<id>/``): Django's finds the row with the
+  model's base manager, in every club. In a club's scope another club's row is not found
+  (404), as on every other page.
 """
 
 from typing import Any
@@ -20,9 +23,12 @@ from django.contrib import admin
 from django.contrib.admin.options import IncorrectLookupParameters
 from django.contrib.admin.utils import unquote
 from django.contrib.admin.views.main import ChangeList
+from django.contrib.contenttypes.models import ContentType
+from django.contrib.contenttypes.views import shortcut
 from django.core.exceptions import ValidationError
 from django.db.models import Field, Model
 from django.http import Http404, HttpRequest, HttpResponse
+from django.urls import URLPattern, URLResolver, path
 from simple_history.utils import get_history_model_for_model
 
 from members.models import club_in_scope, is_a_clubs
@@ -116,3 +122,30 @@ class ClubAdminSite(admin.AdminSite):
         if not issubclass(base, QueryGuard):
             base = type(base.__name__, (QueryGuard, base), {"__module__": base.__module__})
         super().register(model_or_iterable, base, **options)
+
+    def get_urls(self) -> list[URLResolver | URLPattern]:
+        """Django's, with the 「サイトで表示」 shortcut in the club's scope (first: a URL's
+        first match is its view)."""
+        return [
+            path(
+                "r/<path:content_type_id>/<path:object_id>/",
+                self.admin_view(view_on_site_in_club, cacheable=True),
+            ),
+            *super().get_urls(),
+        ]
+
+
+def view_on_site_in_club(
+    request: HttpRequest, content_type_id: str, object_id: str
+) -> HttpResponse:
+    """Django's shortcut, but a club's row that the club in scope does not hold is not found."""
+    try:
+        model = ContentType.objects.get_for_id(int(content_type_id)).model_class()
+    except (ContentType.DoesNotExist, ValueError) as error:
+        raise Http404 from error
+    if model is not None and club_in_scope() is not None and is_a_clubs(model):
+        if not is_key(model._meta.pk, object_id):
+            raise Http404
+        if not model._default_manager.filter(pk=unquote(object_id)).exists():
+            raise Http404
+    return shortcut(request, content_type_id, object_id)

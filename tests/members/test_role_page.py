@@ -79,3 +79,27 @@ def test_a_malformed_change_is_a_400_and_changes_nothing(organizer_client, alice
     }[malformed]
     assert organizer_client.post("/members/roles/", data).status_code == 400
     assert club_roles(User.objects.get(pk=alice.pk)) == {ORGANIZER}
+
+
+def test_staff_status_follows_the_organizer_role(organizer_client, alice, bob):
+    """The admin's staff status comes with 記録係 and goes with it: lowered to 会員 or taken
+    away here, the login is no longer staff, unless it is 記録係 of another club."""
+    organizer_client.post("/members/roles/", {"role_id": role_of(bob).pk, "action": ORGANIZER})
+    assert User.objects.get(pk=bob.pk).is_staff
+    organizer_client.post("/members/roles/", {"role_id": role_of(bob).pk, "action": MEMBER})
+    assert not User.objects.get(pk=bob.pk).is_staff
+    organizer_client.post("/members/roles/", {"role_id": role_of(bob).pk, "action": ORGANIZER})
+    organizer_client.post("/members/roles/", {"role_id": role_of(bob).pk, "action": "remove"})
+    assert not User.objects.get(pk=bob.pk).is_staff
+    # 記録係 of another club stays staff when taken away here.
+    grant(bob, MEMBER)
+    make_club("sakura", "桜会", organizer="bob")
+    organizer_client.post("/members/roles/", {"role_id": role_of(bob).pk, "action": "remove"})
+    assert User.objects.get(pk=bob.pk).is_staff
+
+
+def test_a_superuser_keeps_staff_status_whatever_its_roles(organizer_client, alice):
+    root = User.objects.create_superuser("root", password="root-pass-123")
+    grant(root, ORGANIZER)
+    ClubRole.objects.filter(user=root).delete()
+    assert User.objects.get(pk=root.pk).is_staff
