@@ -40,7 +40,9 @@ class ClubRoleForm(forms.ModelForm):  # type: ignore[type-arg]
         super().__init__(*args, **kwargs)
         if self.instance.pk is not None:
             self.fields["club"].initial = self.instance.club_id
-        if not Club.objects.exclude(pk=Club.DEFAULT_PK).exists():
+        if Club.objects.exclude(pk=Club.DEFAULT_PK).exists():
+            self.fields["club"].required = True  # blank would mean the site's one club silently
+        else:
             self.fields["club"].widget = forms.HiddenInput()
 
     def clean_club(self) -> Club:
@@ -54,11 +56,33 @@ class ClubRoleForm(forms.ModelForm):  # type: ignore[type-arg]
         return cleaned
 
 
+class ClubRolesFormSet(forms.BaseInlineFormSet):  # type: ignore[type-arg]
+    """A login's roles: the same role in the same club once (the club is the form's own
+    field, so Django's check of the rows' uniqueness does not see it)."""
+
+    def clean(self) -> None:
+        super().clean()
+        seen = set()
+        for form in self.forms:
+            cleaned = getattr(form, "cleaned_data", None)
+            if not cleaned or cleaned.get("DELETE") or "club" not in cleaned:
+                continue
+            key = (cleaned["club"].pk, cleaned.get("role"))
+            if key in seen:
+                raise forms.ValidationError(
+                    _("%(club)s: %(role)s is given twice; give it once.")
+                    % {"club": cleaned["club"], "role": cleaned.get("role")},
+                    code="twice",
+                )
+            seen.add(key)
+
+
 class RolesOfALogin(admin.TabularInline):  # type: ignore[type-arg]
     """The login's roles, club by club: 記録係 or 会員 (``members.models.ClubRole``)."""
 
     model = ClubRole
     form = ClubRoleForm
+    formset = ClubRolesFormSet
     fields = ["club", "role"]
     extra = 1
 

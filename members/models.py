@@ -2,7 +2,7 @@ import secrets
 import unicodedata
 from collections.abc import Collection
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -100,10 +100,33 @@ def club_name_in_scope() -> str:
 class OwnedByAClub:
     """A model with a ``club`` its forms never show (the code sets it): the constraints that
     include the club (a name, a day, one a club) are checked all the same, where Django would
-    leave out those of a field the form does not have."""
+    leave out those of a field the form does not have; and a link to another of a club's rows
+    (a meet's rule set, a rule set's group, an invitation's member) must be to one of the same
+    club. In a club's scope a form offers only the club's rows; outside every scope (the site's
+    admin) it offers every club's, and another club's is refused here."""
 
     def validate_constraints(self, exclude: Collection[str] | None = None) -> None:
         super().validate_constraints(exclude=set(exclude or ()) - {"club"})  # type: ignore[misc]
+        self.validate_same_club(set(exclude or ()))
+
+    def validate_same_club(self, exclude: set[str]) -> None:
+        row = cast(models.Model, self)
+        club = getattr(row, "club_id", None)
+        errors = {}
+        for field in row._meta.concrete_fields:
+            target = field.related_model
+            if not field.many_to_one or field.name in exclude or field.name == "club":
+                continue
+            if not isinstance(target, type) or "club" not in {f.name for f in target._meta.fields}:
+                continue
+            value = getattr(row, field.attname)
+            found = target._base_manager.filter(pk=value).values_list("club_id", flat=True)
+            if value is not None and club is not None and found.first() not in (None, club):
+                errors[field.name] = ValidationError(
+                    _("This is another club's; choose one of this club's."), code="another_club"
+                )
+        if errors:
+            raise ValidationError(errors)
 
 
 def club_in_scope() -> int | None:

@@ -4,16 +4,18 @@ in each club the login has only the rights of its role there."""
 
 import io
 from datetime import date
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import Group, Permission, User
+from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.test import Client
 from django.utils import translation
 
 from members.models import Club, ClubRole, Member
 from members.roles import MEMBER, ORGANIZER, club_roles, grant, roles_from_groups
-from members.scopes import in_club
+from members.scopes import in_club, scopes_disabled
 from scoring.backups import accounts_in_database, rights_beyond_roles
 from scoring.clubs import make_club
 from scoring.models import Meet, RuleSet
@@ -227,3 +229,52 @@ def test_a_group_of_another_name_still_gives_its_permissions(bob):
     bob.groups.add(group)
     fresh = User.objects.get(pk=bob.pk)
     assert fresh.has_perm("scoring.change_meet") and not fresh.has_perm("scoring.change_hanchan")
+
+
+def _roles_posted(site: Client, login: User, *roles: tuple[object, str]) -> Any:
+    """The site admin saves ``login``'s page with these new (club, role) rows."""
+    data = {
+        "username": login.username,
+        "is_active": "on",
+        "date_joined_0": "2025-04-01",
+        "date_joined_1": "10:00:00",
+        "club_roles-TOTAL_FORMS": str(len(roles)),
+        "club_roles-INITIAL_FORMS": "0",
+    }
+    for i, (club, role) in enumerate(roles):
+        data |= {f"club_roles-{i}-club": club, f"club_roles-{i}-role": role}
+    return site.post(f"/admin/auth/user/{login.pk}/change/", data)
+
+
+def test_the_same_role_twice_on_a_logins_page_is_an_error_not_a_crash(db):
+    site = signed_in(User.objects.create_superuser("site", password="site-pass-123"))
+    kazuko = User.objects.create_user("kazuko")
+    twice = _roles_posted(site, kazuko, (Club.DEFAULT_PK, MEMBER), (Club.DEFAULT_PK, MEMBER))
+    assert twice.status_code == 200
+    errors = twice.context["inline_admin_formsets"][0].formset.non_form_errors()
+    assert "二度" in str(errors)
+    with scopes_disabled():
+        assert not ClubRole.objects.filter(user=kazuko).exists()
+
+
+def test_with_several_clubs_a_role_must_name_its_club(db):
+    """A blank club is the site's one club only where there is no other to mean."""
+    site = signed_in(User.objects.create_superuser("site", password="site-pass-123"))
+    kazuko = User.objects.create_user("kazuko")
+    make_club("ume", "梅会")
+    blank = _roles_posted(site, kazuko, ("", ORGANIZER))
+    assert blank.status_code == 200
+    with scopes_disabled():
+        assert not ClubRole.objects.filter(user=kazuko).exists()
+
+
+def test_a_meet_cannot_take_another_clubs_rule_set(club_rule):
+    """Outside every scope (the site's admin) the rule sets of every club are offered; a meet
+    of one club with another's rule set is refused by the model's own checks."""
+    ume = make_club("ume", "梅会")
+    with scopes_disabled():
+        theirs = RuleSet.objects.filter(club=ume).first()
+        meet = Meet(club_id=Club.DEFAULT_PK, date=date(2026, 11, 4), kind="wed", rule_set=theirs)
+        with pytest.raises(ValidationError) as refused:
+            meet.full_clean()
+    assert "rule_set" in refused.value.message_dict
