@@ -4,7 +4,7 @@ from django.conf import settings
 from django.http import HttpRequest
 from django.utils.functional import SimpleLazyObject
 
-from members.models import Club, DisplaySettings, Member, club_in_scope
+from members.models import Club, DisplaySettings, Member, club_in_scope, named_club_in_scope
 from members.roles import is_organizer, roles_in_clubs
 
 
@@ -33,21 +33,12 @@ def clubs_to_choose(request: HttpRequest) -> list[Club]:
     return clubs if len(clubs) > 1 else []
 
 
-def club_shown(request: HttpRequest) -> Club | None:
-    """The club of the request when it is not the site's one club (its name heads the page),
-    else None, without a query."""
-    club = club_in_scope()
-    if club is None or club == Club.DEFAULT_PK:
-        return None
-    return Club.objects.filter(pk=club).first()
-
-
 def roles(request: HttpRequest) -> dict[str, Any]:
     return {
         "is_organizer": is_organizer(request.user),
         "own_member": SimpleLazyObject(lambda: own_member(request)),
         "clubs_to_choose": SimpleLazyObject(lambda: clubs_to_choose(request)),
-        "this_club": SimpleLazyObject(lambda: club_shown(request)),
+        "this_club": SimpleLazyObject(named_club_in_scope),
         "this_club_key": club_in_scope(),
     }
 

@@ -86,15 +86,20 @@ class Club(models.Model):
 DEFAULT_CLUB_SLUG = "default"
 
 
+def named_club_in_scope() -> Club | None:
+    """The club in scope when it is not the site's one club (its own name heads its pages and
+    handouts), else None, with no query then."""
+    club = club_in_scope()
+    if club is None or club == Club.DEFAULT_PK:
+        return None
+    return Club.objects.filter(pk=club).first()
+
+
 def club_name_in_scope() -> str:
     """The name of the club in scope as its pages and handouts write it: the site's own name
-    for the site's one club (and outside every scope), with no query then."""
-    club = club_in_scope()
-    if club is not None and club != Club.DEFAULT_PK:
-        found = Club.objects.filter(pk=club).first()
-        if found is not None:
-            return found.shown_name
-    return str(_("Shirakaba Mahjong Circle"))
+    for the site's one club (and outside every scope)."""
+    found = named_club_in_scope()
+    return found.shown_name if found is not None else str(_("Shirakaba Mahjong Circle"))
 
 
 class OwnedByAClub:
