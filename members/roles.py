@@ -135,6 +135,17 @@ def is_organizer(user: AbstractBaseUser | AnonymousUser) -> bool:
     return ORGANIZER in club_roles(user)
 
 
+def keeps_the_site(user: AbstractBaseUser | AnonymousUser) -> bool:
+    """Whether ``user`` keeps the site itself (its health, its nightly backup): a superuser,
+    or an organizer of the site's one club, which in an install of one club is its organizer.
+    An organizer of a club the site keeps for others sees its club, not the site's machine."""
+    if not user.is_authenticated:
+        return False
+    if cast(User, user).is_superuser:
+        return True
+    return ORGANIZER in roles_in_clubs(user).get(Club.DEFAULT_PK, frozenset())
+
+
 ROLE_FREE_PAGES = {
     "login",
     "logout",
@@ -204,6 +215,18 @@ def organizer_required(view: ViewFunc) -> ViewFunc:
     @wraps(view)
     def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if not is_organizer(request.user):
+            raise PermissionDenied
+        return view(request, *args, **kwargs)
+
+    return wrapped
+
+
+def site_keeper_required(view: ViewFunc) -> ViewFunc:
+    """Only those who keep the site (``keeps_the_site``); anyone else signed in gets 403."""
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if not keeps_the_site(request.user):
             raise PermissionDenied
         return view(request, *args, **kwargs)
 

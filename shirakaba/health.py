@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_safe
 
 from members.locks import client_address
-from members.roles import organizer_required
+from members.roles import site_keeper_required
 from scoring.backups import last_backup
 from scoring.reports.heartbeat import workers_alive
 from scoring.reports.pruning import kept_size
@@ -59,7 +59,7 @@ def database() -> dict[str, Any]:
         return {"engine": engine, "error": str(error)}
 
 
-@organizer_required
+@site_keeper_required
 @require_safe
 def health(request: HttpRequest) -> HttpResponse:
     db = database()

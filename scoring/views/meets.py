@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from members.context_processors import own_member
-from members.roles import is_organizer, organizer_required
+from members.roles import keeps_the_site, organizer_required
 from scoring.backups import last_backup
 from scoring.forms import (
     DrawForm,
@@ -62,7 +62,7 @@ def home(request: HttpRequest) -> HttpResponse:
         "own_games": own,
         "other_games": others,
     }
-    if is_organizer(request.user):  # the last nightly backup, a warning when it is old
+    if keeps_the_site(request.user):  # the last nightly backup, a warning when it is old
         context["backup"] = backup = last_backup()
         context["backup_stale"] = backup.stale(timezone.now())
     return render(request, "scoring/home.html", context)

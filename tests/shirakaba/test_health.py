@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.db import connection
+from django.test import Client
 from django.utils import timezone
 
 from scoring.backups import nightly_backup
@@ -116,3 +117,25 @@ def test_a_running_worker_is_counted_and_one_that_died_ages_out(organizer_client
     # Rows long silent are taken away when a worker beats.
     worker_beat("venue-pc:1", now=last + 10 * WORKER_ALIVE_FOR)
     assert list(WorkerBeat.objects.values_list("name", flat=True)) == ["venue-pc:1"]
+
+
+def test_the_sites_state_is_for_the_sites_keepers_not_every_clubs_organizer(
+    organizer_client, alice, backup_places
+):
+    """In an install of several clubs the health page and the backup's warning are the
+    site's: its superuser's and its own club's organizer's (in an install of one club, the
+    organizer's as before), not the organizer's of a club the site keeps for others."""
+    from django.contrib.auth.models import User
+
+    from scoring.clubs import make_club
+
+    make_club("sakura", "桜会", organizer="sakura-kiroku")
+    theirs = Client()
+    theirs.force_login(User.objects.get(username="sakura-kiroku"))
+    assert theirs.get("/health/").status_code == 403
+    assert "home-health" not in theirs.get("/").content.decode()
+    assert organizer_client.get("/health/").status_code == 200
+    assert "home-health" in organizer_client.get("/").content.decode()
+    root = Client()
+    root.force_login(User.objects.create_superuser("root", password="root-pass-123"))
+    assert root.get("/health/").status_code == 200
