@@ -142,3 +142,4 @@ class RoleChangeForm(forms.Form):
     action = forms.ChoiceField(
         choices=[(REMOVE, _("Take the role away")), *ClubRole.ROLES],
     )
+    confirmed = forms.BooleanField(required=False)  # taking a role away is asked first

@@ -277,8 +277,8 @@ def sign_up(request: HttpRequest) -> HttpResponse:
 @organizer_required
 def role_list(request: HttpRequest) -> HttpResponse:
     """Who holds which role in the club (the organizer's page): a role made 記録係 or 会員, or
-    taken away (someone who left). The club keeps one organizer at least: the last one's role
-    is not taken away or lowered here."""
+    taken away (someone who left), which is asked first: it cannot be undone here. The club
+    keeps one organizer at least: the last one's role is not taken away or lowered here."""
     if request.method == "POST":
         change = RoleChangeForm(request.POST)
         if not change.is_valid():
@@ -293,6 +293,14 @@ def role_list(request: HttpRequest) -> HttpResponse:
             )
             return redirect("members:roles")
         name = role.user.get_username()
+        if action == RoleChangeForm.REMOVE and not change.cleaned_data["confirmed"]:
+            member = Member.objects.filter(user_id=role.user_id).first()
+            context = {
+                "role": role,
+                "member_name": member.name if member else "",
+                "signup": settings.SIGNUP_BY_INVITATION,
+            }
+            return render(request, "members/role_remove_confirm.html", context)
         if action == RoleChangeForm.REMOVE:
             role.delete()
             messages.success(request, _("%(login)s holds no role here now.") % {"login": name})

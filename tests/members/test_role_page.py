@@ -28,7 +28,9 @@ def test_the_page_lists_the_clubs_logins_and_changes_a_role(organizer_client, al
     assert club_roles(bob) == {ORGANIZER} and bob.is_staff
     organizer_client.post("/members/roles/", {"role_id": role_of(bob).pk, "action": MEMBER})
     assert club_roles(User.objects.get(pk=bob.pk)) == {MEMBER}
-    organizer_client.post("/members/roles/", {"role_id": role_of(bob).pk, "action": "remove"})
+    organizer_client.post(
+        "/members/roles/", {"role_id": role_of(bob).pk, "action": "remove", "confirmed": "1"}
+    )
     assert club_roles(User.objects.get(pk=bob.pk)) == set()
     assert User.objects.filter(pk=bob.pk).exists()  # the login stays; it reaches nothing
 
@@ -89,12 +91,16 @@ def test_staff_status_follows_the_organizer_role(organizer_client, alice, bob):
     organizer_client.post("/members/roles/", {"role_id": role_of(bob).pk, "action": MEMBER})
     assert not User.objects.get(pk=bob.pk).is_staff
     organizer_client.post("/members/roles/", {"role_id": role_of(bob).pk, "action": ORGANIZER})
-    organizer_client.post("/members/roles/", {"role_id": role_of(bob).pk, "action": "remove"})
+    organizer_client.post(
+        "/members/roles/", {"role_id": role_of(bob).pk, "action": "remove", "confirmed": "1"}
+    )
     assert not User.objects.get(pk=bob.pk).is_staff
     # 記録係 of another club stays staff when taken away here.
     grant(bob, MEMBER)
     make_club("sakura", "桜会", organizer="bob")
-    organizer_client.post("/members/roles/", {"role_id": role_of(bob).pk, "action": "remove"})
+    organizer_client.post(
+        "/members/roles/", {"role_id": role_of(bob).pk, "action": "remove", "confirmed": "1"}
+    )
     assert User.objects.get(pk=bob.pk).is_staff
 
 
@@ -103,3 +109,20 @@ def test_a_superuser_keeps_staff_status_whatever_its_roles(organizer_client, ali
     grant(root, ORGANIZER)
     ClubRole.objects.filter(user=root).delete()
     assert User.objects.get(pk=root.pk).is_staff
+
+
+def test_taking_a_role_away_asks_first(organizer_client, alice, bob):
+    """Taking a role away cannot be undone on this page (an invitation or the site's admin
+    gives it again), so it is asked first, naming the login; 「やめる」 changes nothing."""
+    asked = organizer_client.post(
+        "/members/roles/", {"role_id": role_of(bob).pk, "action": "remove"}
+    )
+    assert asked.status_code == 200
+    page = asked.content.decode()
+    assert "bob" in page and 'name="confirmed"' in page
+    assert club_roles(User.objects.get(pk=bob.pk)) == {MEMBER}
+    done = organizer_client.post(
+        "/members/roles/", {"role_id": role_of(bob).pk, "action": "remove", "confirmed": "1"}
+    )
+    assert done.status_code == 302
+    assert club_roles(User.objects.get(pk=bob.pk)) == set()
