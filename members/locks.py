@@ -101,7 +101,8 @@ def seen_by(user: AbstractBaseUser | AnonymousUser) -> QuerySet[AccessAttempt]:
     """The sign-in records ``user`` may see and lift: every one for a superuser (the site's);
     for a club's organizer, all but those of the logins that hold no role in the club in scope
     (another club's logins, the site's superuser)."""
-    attempts = AccessAttempt.objects.all()
+    # django-axes ships no types: its manager is Any to mypy.
+    attempts: QuerySet[AccessAttempt] = AccessAttempt.objects.all()
     if getattr(user, "is_superuser", False):
         return attempts
     ours = ClubRole.objects.values("user_id")  # the club in scope's
