@@ -307,11 +307,16 @@ def restore(path: Path, *, keep_admin_rights: bool = False) -> str:
     if head == SQLITE_MAGIC:
         if connection.vendor != "sqlite":
             raise BackupError(_("This is an SQLite backup; restore it into SQLite."))
-        check_sqlite_backup(path)
-        if not keep_admin_rights:
-            refuse_rights_beyond_roles(path, accounts_in_sqlite(path))
-        connection.close()
-        _sqlite_backup(path, Path(str(connection.settings_dict["NAME"])))
+        with tempfile.TemporaryDirectory() as folder:
+            # A private copy of the file alone, checked and restored: SQLite would apply a -wal
+            # or hot -journal file lying beside the backup when restoring, not when checking.
+            private = Path(folder) / "backup.sqlite3"
+            shutil.copyfile(path, private)
+            check_sqlite_backup(private, shown=path)
+            if not keep_admin_rights:
+                refuse_rights_beyond_roles(path, accounts_in_sqlite(private))
+            connection.close()
+            _sqlite_backup(private, Path(str(connection.settings_dict["NAME"])))
         call_command("migrate", verbosity=0)  # a backup from an older version catches up
         with transaction.atomic():
             for model in apps.get_models():
@@ -347,14 +352,19 @@ def restore(path: Path, *, keep_admin_rights: bool = False) -> str:
     return "json"
 
 
-def check_sqlite_backup(path: Path) -> None:
-    """Refuse an SQLite backup that is damaged, or whose schema is not one this code's
-    migrations make: migrations this code does not have, or tables or columns missing."""
+def check_sqlite_backup(path: Path, shown: Path | None = None) -> None:
+    """Refuse an SQLite backup (named ``shown`` in what is said, ``path`` by default) that is
+    damaged, or whose schema is not one this code's migrations make: migrations this code
+    does not have, tables or columns missing, triggers or views (the migrations make none; a
+    trigger would run its own SQL in the restored database), or a value in a column of whole
+    numbers (a key, a link, a flag) that is not a whole number (SQLite's loose types would
+    let a link the rights check reads as nobody's be one Django follows)."""
+    shown = shown or path
     try:
         if problems := sqlite_problems(path):
             raise BackupError(
                 _("%(file)s is damaged; nothing was restored. SQLite's check found: %(problems)s")
-                % {"file": path, "problems": "; ".join(problems)}
+                % {"file": shown, "problems": "; ".join(problems)}
             )
         with closing(sqlite3.connect(read_only(path), uri=True)) as db:
             tables = {
@@ -367,18 +377,42 @@ def check_sqlite_backup(path: Path) -> None:
                         "%(file)s is not a backup of this app: it has no django_migrations "
                         "table (the record of its migrations)."
                     )
-                    % {"file": path}
+                    % {"file": shown}
                 )
             recorded = set(db.execute("SELECT app, name FROM django_migrations"))
+            code = db.execute(
+                "SELECT type, name FROM sqlite_schema WHERE type IN ('trigger', 'view')"
+            ).fetchall()
+            if code:
+                raise BackupError(
+                    _(
+                        "%(file)s holds triggers or views, which no backup of this app holds "
+                        "(%(names)s); it was refused whole, nothing was restored."
+                    )
+                    % {"file": shown, "names": ", ".join(f"{t} {n}" for t, n in code)}
+                )
+            expected = expected_schema(shown, recorded)
+            loose = [
+                f"{table}.{column}"
+                for table, columns in expected.items()
+                if table in tables
+                for column, whole in columns.items()
+                if whole
+                and column in tables[table]
+                and db.execute(
+                    f'SELECT 1 FROM "{table}" WHERE typeof("{column}") NOT IN '
+                    f"('integer', 'null') LIMIT 1"
+                ).fetchone()
+            ]
     except sqlite3.DatabaseError as error:
         raise BackupError(
             _("%(file)s is damaged or cut short; nothing was restored (SQLite: %(error)s).")
-            % {"file": path, "error": error}
+            % {"file": shown, "error": error}
         ) from error
     missing = [
         f"{table}.{column}" if column else table
-        for table, columns in expected_schema(path, recorded).items()
-        for column in ([None] if table not in tables else sorted(columns - tables[table]))
+        for table, columns in expected.items()
+        for column in ([None] if table not in tables else sorted(set(columns) - tables[table]))
     ]
     if missing:
         raise BackupError(
@@ -386,13 +420,22 @@ def check_sqlite_backup(path: Path) -> None:
                 "%(file)s does not hold the tables and columns of the migrations it records; "
                 "nothing was restored. Missing: %(missing)s"
             )
-            % {"file": path, "missing": ", ".join(missing)}
+            % {"file": shown, "missing": ", ".join(missing)}
+        )
+    if loose:
+        raise BackupError(
+            _(
+                "%(file)s holds values that are not whole numbers in columns of whole numbers "
+                "(%(columns)s); it was refused whole, nothing was restored."
+            )
+            % {"file": shown, "columns": ", ".join(loose)}
         )
 
 
-def expected_schema(path: Path, recorded: set[tuple[str, str]]) -> dict[str, set[str]]:
-    """The tables, with their columns, that these recorded migrations make; refuses
-    migrations this code does not have (a backup of a newer version) or a record with gaps."""
+def expected_schema(path: Path, recorded: set[tuple[str, str]]) -> dict[str, dict[str, bool]]:
+    """The tables, with their columns, that these recorded migrations make, each column with
+    whether it holds whole numbers (a key, a link, a count, a flag); refuses migrations this
+    code does not have (a backup of a newer version) or a record with gaps."""
     graph = MigrationLoader(None, ignore_no_migrations=True).graph
     unknown = sorted(recorded - set(graph.nodes))
     if unknown:
@@ -414,10 +457,19 @@ def expected_schema(path: Path, recorded: set[tuple[str, str]]) -> dict[str, set
         )
     state = graph.make_state(nodes=sorted(recorded), at_end=True)
     return {
-        model._meta.db_table: {field.column for field in model._meta.local_concrete_fields}
+        model._meta.db_table: {
+            field.column: _whole_numbers(field) for field in model._meta.local_concrete_fields
+        }
         for model in state.apps.get_models(include_auto_created=True)
         if model._meta.managed and not model._meta.proxy
     }
+
+
+def _whole_numbers(field: models.Field[Any, Any]) -> bool:
+    """Whether SQLite keeps this field's values as whole numbers (its type, or its target's
+    for a link: integer, bigint, smallint, bool)."""
+    kind = (field.db_type(connection) or "").split(" ")[0].split("(")[0].lower()
+    return kind in {"integer", "bigint", "smallint", "bool"}
 
 
 def read_json_backup(path: Path) -> list[dict[str, object]]:

@@ -823,6 +823,75 @@ def test_restore_checks_the_rights_the_database_holds_after_loading(json_backup)
     assert not User.objects.exists()
 
 
+TRIGGER = (
+    "CREATE TRIGGER escalate AFTER DELETE ON django_session BEGIN "
+    "UPDATE auth_user SET is_superuser = 1, is_staff = 1 WHERE username = 'kaiin'; END"
+)
+# The organizer given auth.change_user of its own, by a link stored as text in a column
+# rebuilt to hold text: SQL's comparison follows it, a check that compares keys would not.
+LOOSE_LINK = [
+    "CREATE TABLE loose (id integer PRIMARY KEY AUTOINCREMENT, user_id TEXT NOT NULL, "
+    "permission_id integer NOT NULL)",
+    "INSERT INTO loose SELECT * FROM auth_user_user_permissions",
+    "DROP TABLE auth_user_user_permissions",
+    "ALTER TABLE loose RENAME TO auth_user_user_permissions",
+    "INSERT INTO auth_user_user_permissions (user_id, permission_id) "
+    "SELECT CAST(u.id AS TEXT), p.id FROM auth_user u, auth_permission p "
+    "WHERE u.username = 'kiroku' AND p.codename = 'change_user'",
+]
+
+
+@pytest.mark.slow
+@sqlite_only
+@pytest.mark.parametrize(
+    ("edits", "named"),
+    [([TRIGGER], "escalate"), (LOOSE_LINK, "auth_user_user_permissions.user_id")],
+    ids=["a trigger", "a link stored as text"],
+)
+def test_restore_refuses_an_sqlite_backup_that_hides_sql_or_links(demo, tmp_path, edits, named):
+    """What SQLite keeps besides rows: a trigger (its SQL would run in the restored database,
+    here at the restore's own deletion of sign-ins) and loose types are refused."""
+    edited = tmp_path / "edited.bak"
+    edited.write_bytes(demo["backups"]["sqlite"].read_bytes())
+    edit_sqlite(edited, "PRAGMA foreign_keys = OFF", *edits)
+    done, target = restore_into_fresh(demo, tmp_path, edited)
+    assert_refused(done, edited, named)
+    nothing_restored(target, tmp_path)
+
+
+@pytest.mark.slow
+@sqlite_only
+def test_restore_reads_the_backup_file_alone_not_a_log_beside_it(demo, tmp_path):
+    """A -wal file beside a backup holds writes SQLite would apply on opening it: the
+    restore checks and restores the file alone, and leaves the file and the log as they were."""
+    import shutil
+    import sqlite3
+
+    backup = tmp_path / "wal.sqlite3"
+    backup.write_bytes(demo["backups"]["sqlite"].read_bytes())
+    db = sqlite3.connect(backup)
+    db.execute("PRAGMA journal_mode = WAL")
+    db.execute("PRAGMA wal_autocheckpoint = 0")
+    with db:
+        db.execute("UPDATE auth_user SET is_superuser = 1, is_staff = 1 WHERE username = 'kaiin'")
+    crafted = tmp_path / "crafted.sqlite3"
+    shutil.copyfile(backup, crafted)
+    shutil.copyfile(f"{backup}-wal", f"{crafted}-wal")
+    db.close()
+    before = crafted.read_bytes()
+    done, target = restore_into_fresh(demo, tmp_path, crafted)
+    assert done.returncode == 0, done.stderr
+    found = run_python(
+        target,
+        tmp_path,
+        "import django; django.setup()\n"
+        "from django.contrib.auth.models import User\n"
+        "print(User.objects.get(username='kaiin').is_superuser)",
+    )
+    assert found == "False"
+    assert crafted.read_bytes() == before and Path(f"{crafted}-wal").exists()
+
+
 @pytest.mark.slow
 @sqlite_only
 def test_restore_refuses_an_sqlite_backup_edited_to_give_more_rights(demo, tmp_path):
