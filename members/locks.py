@@ -27,7 +27,7 @@ from axes.helpers import get_client_username
 from axes.models import AccessAttempt
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.http import HttpRequest
 from django.utils import timezone
 
@@ -99,14 +99,15 @@ def tries_left(username: str | None, address: str | None) -> int:
 
 def seen_by(user: AbstractBaseUser | AnonymousUser) -> QuerySet[AccessAttempt]:
     """The sign-in records ``user`` may see and lift: every one for a superuser (the site's);
-    for a club's organizer, all but those of the logins that hold no role in the club in scope
-    (another club's logins, the site's superuser)."""
+    for a club's organizer, all but those of the site's superusers (a role in the club
+    changes nothing) and of the logins that hold no role in the club in scope (another club's
+    logins)."""
     # django-axes ships no types: its manager is Any to mypy.
     attempts: QuerySet[AccessAttempt] = AccessAttempt.objects.all()
     if getattr(user, "is_superuser", False):
         return attempts
     ours = ClubRole.objects.values("user_id")  # the club in scope's
-    others = User.objects.exclude(pk__in=ours).values("username")
+    others = User.objects.filter(Q(is_superuser=True) | ~Q(pk__in=ours)).values("username")
     return attempts.exclude(username__in=others)
 
 

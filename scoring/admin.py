@@ -5,6 +5,7 @@ a finalised meet changes only after it is reopened with a reason in the app. No 
 
 from typing import Any
 
+from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
@@ -80,7 +81,7 @@ class RuleSetAdmin(HistoryAdmin):
     list_filter = ["group"]
     actions = ["copy_rule_sets"]
 
-    @admin.action(description=_("Copy the selected rule sets"))
+    @admin.action(description=_("Copy the selected rule sets"), permissions=["add"])
     def copy_rule_sets(self, request: HttpRequest, queryset: QuerySet[RuleSet]) -> None:
         for rule_set in queryset:
             copy = rule_set.copy(name=_("%(name)s (copy)") % {"name": rule_set.name})
@@ -101,11 +102,27 @@ class HanchanInline(admin.TabularInline):  # type: ignore[type-arg]
         return False
 
 
+class MeetAdminForm(forms.ModelForm):  # type: ignore[type-arg]
+    """A meet's attendees are its club's members: outside every scope (the site's admin)
+    every club's are offered, and another club's is refused (a link to many rows, which the
+    model's own check of single links does not see)."""
+
+    def clean_attendees(self) -> Any:
+        attendees = self.cleaned_data.get("attendees")
+        club = self.instance.club_id
+        if attendees is not None and any(m.club_id != club for m in attendees):
+            raise forms.ValidationError(
+                _("This is another club's; choose one of this club's."), code="another_club"
+            )
+        return attendees
+
+
 @admin.register(Meet)
 class MeetAdmin(HistoryAdmin):
     """Meets may be corrected here while open; ``is_final`` changes only through 確定 and
     確定解除 in the app, and a finalised meet is shown read-only."""
 
+    form = MeetAdminForm
     list_display = ["date", "kind", "rule_set", "is_final"]
     list_filter = ["kind", "is_final"]
     date_hierarchy = "date"
@@ -176,7 +193,8 @@ class ClubSettingsAdmin(HistoryAdmin):
     fields = ("negative_sign", "representative")
 
     def has_add_permission(self, request: HttpRequest) -> bool:
-        return not ClubSettings.objects.exists()
+        allowed: bool = super().has_add_permission(request)
+        return allowed and not ClubSettings.objects.exists()
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False

@@ -32,6 +32,7 @@ from django.urls import URLPattern, URLResolver, path
 from simple_history.utils import get_history_model_for_model
 
 from members.models import club_in_scope, is_a_clubs
+from members.roles import is_organizer
 
 
 class DateRangeGuard(ChangeList):
@@ -110,7 +111,15 @@ def is_key(field: "Field[Any, Any]", value: str) -> bool:
 
 
 class ClubAdminSite(admin.AdminSite):
-    """``admin.site`` (shirakaba.apps.ClubAdminConfig): registers each ModelAdmin guarded."""
+    """``admin.site`` (shirakaba.apps.ClubAdminConfig): registers each ModelAdmin guarded, and
+    opens to the site's superuser and to an organizer (記録係) of the club in scope only. Staff
+    status is the site's and roles a club's: 記録係 of one club who is 会員 of another has no
+    admin in the other (its view permissions would show what 会員 do not see on the pages,
+    a member's private note)."""
+
+    def has_permission(self, request: HttpRequest) -> bool:
+        user = request.user
+        return bool(super().has_permission(request)) and (user.is_superuser or is_organizer(user))
 
     def register(
         self,

@@ -323,8 +323,21 @@ class RuleSet(OwnedByAClub, models.Model):
             )
 
     def copy(self, name: str) -> RuleSet:
-        """A new, unused rule set with the same parameters and group (never the default)."""
+        """A new, unused rule set of the same club, with the same parameters and group (never
+        the default), named ``name``, or ``name (2)``, ``(3)``… when the club has that name."""
         values = {f: getattr(self, f) for f in self.PARAMETER_FIELDS}
+        taken = set(
+            RuleSet._base_manager.filter(club_id=self.club_id).values_list("name", flat=True)
+        )
+        free = next(
+            n
+            for i in range(1, len(taken) + 2)
+            if (n := name if i == 1 else f"{name} ({i})") not in taken
+        )
         return RuleSet.objects.create(
-            name=name, description=self.description, group=self.group, **values
+            club_id=self.club_id,
+            name=free,
+            description=self.description,
+            group=self.group,
+            **values,
         )

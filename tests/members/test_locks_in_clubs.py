@@ -88,3 +88,12 @@ def test_the_superuser_sees_and_lifts_every_lock(bob, other_club, root):
     assert names_listed(site) == {"bob", "ume-kiroku", "nobody-at-all"}
     assert site.post(f"/members/locks/{theirs.pk}/release/").status_code == 302
     assert not AccessAttempt.objects.filter(pk=theirs.pk).exists()
+
+
+def test_a_superuser_with_a_role_in_the_club_is_still_the_sites(organizer_client, root):
+    from members.roles import MEMBER, grant
+
+    grant(root, MEMBER)
+    attempt = failed("root")
+    assert "root" not in names_listed(organizer_client)
+    assert organizer_client.post(f"/members/locks/{attempt.pk}/release/").status_code == 404
