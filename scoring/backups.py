@@ -44,6 +44,7 @@ from typing import Any
 from django.apps import apps
 from django.conf import settings
 from django.contrib.auth.models import Group
+from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.core.serializers.base import DeserializationError
 from django.db import DatabaseError, connection, models, transaction
@@ -508,7 +509,7 @@ def read_json_backup(path: Path) -> list[dict[str, object]]:
             )
             % {"file": path, "models": ", ".join(f"{n:,} {m}" for m, n in sorted(refused.items()))}
         )
-    keys = Counter((str(row["model"]), str(row["pk"])) for row in rows if "pk" in row)
+    keys = Counter((str(row["model"]), _key(row)) for row in rows if "pk" in row)
     if twice := sorted(key for key, count in keys.items() if count > 1):
         raise BackupError(
             _(
@@ -518,6 +519,15 @@ def read_json_backup(path: Path) -> list[dict[str, object]]:
             % {"file": path, "rows": ", ".join(f"{model} {pk}" for model, pk in twice[:10])}
         )
     return rows
+
+
+def _key(row: dict[str, object]) -> str:
+    """A row's key as its model reads it (``"02"`` and ``2`` are one key of a number)."""
+    try:
+        pk = apps.get_model(str(row["model"]))._meta.pk
+        return str(pk.to_python(row["pk"]) if pk is not None else row["pk"])
+    except (LookupError, ValidationError, ValueError, TypeError):
+        return str(row["pk"])
 
 
 @dataclass(frozen=True)

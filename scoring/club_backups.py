@@ -24,7 +24,7 @@ import json
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from django.contrib.auth.models import User
 from django.core import serializers
@@ -189,12 +189,28 @@ def _load(club: Club, rows: list[Any], path: Path) -> int:
                     setattr(row, field.attname, None)  # a login is the site's, not carried
                 elif value is not None:
                     setattr(row, field.attname, _new_key(new_keys, target, value, path))
+            # Each field's own checks, as a form's (control and direction marks, choices,
+            # lengths): a file is not the forms. Links are followed above, not checked here.
+            row.clean_fields(
+                exclude=[
+                    f.name for f in model._meta.concrete_fields if f.is_relation or f.primary_key
+                ]
+            )
             row.pk = None
             row.save_base(raw=True, force_insert=True)
             new_keys[model][old] = row.pk
             for name, keys in (found.m2m_data or {}).items():
-                target = model._meta.get_field(name).related_model
-                getattr(row, name).set([_new_key(new_keys, target, k, path) for k in keys])
+                # The link rows themselves, as a restore writes rows (a finalised meet's
+                # attendance is guarded against change, not against being restored).
+                link = cast(models.ManyToManyField[Any, Any], model._meta.get_field(name))
+                through = cast(type[models.Model], link.remote_field.through)
+                ours, theirs = f"{link.m2m_field_name()}_id", f"{link.m2m_reverse_field_name()}_id"
+                through._default_manager.bulk_create(
+                    through(
+                        **{ours: row.pk, theirs: _new_key(new_keys, link.related_model, k, path)}
+                    )
+                    for k in keys
+                )
             count += 1
     return count
 

@@ -326,9 +326,7 @@ class RuleSet(OwnedByAClub, models.Model):
         """A new, unused rule set of the same club, with the same parameters and group (never
         the default), named ``name``, or ``name (2)``, ``(3)``… when the club has that name."""
         values = {f: getattr(self, f) for f in self.PARAMETER_FIELDS}
-        taken = set(
-            RuleSet._base_manager.filter(club_id=self.club_id).values_list("name", flat=True)
-        )
+        taken = set(RuleSet._base_manager.filter(club=self.club_id).values_list("name", flat=True))
         free = next(
             n
             for i in range(1, len(taken) + 2)

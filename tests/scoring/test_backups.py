@@ -776,7 +776,8 @@ def test_a_permission_of_ones_own_must_be_given_by_the_role_in_every_club(
         assert User.objects.get(username="both").has_perm("scoring.change_hanchan")
 
 
-def test_restore_refuses_a_row_written_twice(json_backup):
+@pytest.mark.parametrize("again", [50, "050"], ids=["the same key", "the key written again"])
+def test_restore_refuses_a_row_written_twice(json_backup, again):
     """loaddata lets a later row of the same key overwrite an earlier one, so a file could say
     記録係 to the check and 会員 to the database. No backup writes a row twice."""
     from django.contrib.auth.models import User
@@ -794,7 +795,7 @@ def test_restore_refuses_a_row_written_twice(json_backup):
                 },
             },
             {**role, "fields": {"club": 1, "user": ["kaiin"], "role": "記録係"}},
-            {**role, "fields": {"club": 1, "user": ["kaiin"], "role": "会員"}},
+            {**role, "pk": again, "fields": {"club": 1, "user": ["kaiin"], "role": "会員"}},
         )
     )
     assert "members.clubrole 50" in message and "twice" in message

@@ -57,10 +57,11 @@ def sakura(recorded_game) -> Club:
                 game = Hanchan(meet=meet, table_no=1, round_no=table_round, rule_set=rule)
                 game.record(worked_table(people, hands_east=[(HandLevel.MANGAN, "")]))
         DrawnPlace.objects.create(meet=meet, round_no=3, table_no=1, member=people[2])
+        meet.finalise()  # a finalised meet's attendance is restored too
         coming = Meet.objects.create(
             date=date.today() + timedelta(days=30), kind="sat", rule_set=rule
         )
-        Answer.objects.create(meet=coming, member=people[1], answer="yes")
+        Answer.objects.create(meet=coming, member=people[1], answer="coming")
         Award.objects.create(group=rule.group, name="桜会優勝", measure="total", winner=people[0])
         settings = ClubSettings.load()
         settings.representative = "桜会代表"
@@ -135,6 +136,7 @@ def tampered(path, change) -> None:
         "carries a login",
         "another version",
         "not a club's backup",
+        "a name the forms refuse",
     ],
 )
 def test_a_tampered_backup_is_refused_whole(trick, sakura, tmp_path, four_members):
@@ -150,6 +152,9 @@ def test_a_tampered_backup_is_refused_whole(trick, sakura, tmp_path, four_member
             data["rows"].insert(0, {"model": "auth.user", "pk": 99, "fields": {"username": "x"}})
         elif trick == "another version":
             data["schema"] = data["schema"][:-1]
+        elif trick == "a name the forms refuse":  # a direction mark and a spreadsheet formula
+            row = next(r for r in data["rows"] if r["model"] == "members.member")
+            row["fields"]["name"] = '=HYPERLINK("http://evil.invalid","桜")\u202e'
         else:
             data["format"] = "something else"
 
