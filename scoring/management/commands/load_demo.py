@@ -13,7 +13,7 @@ from django.core.management.base import CommandError
 from django.db import transaction
 from django.utils import timezone
 
-from members.models import Member
+from members.models import Club, Member, default_club
 from members.roles import MEMBER, ORGANIZER, ensure_groups, grant
 from members.scopes import ClubCommand
 from scoring.models import Hanchan, Meet, PlayerEntry, RuleSet
@@ -67,7 +67,7 @@ class Command(ClubCommand):
         if (
             names
             and names == demo_names
-            and User.objects.filter(username=DEMO_ORGANIZER[0]).exists()
+            and User.objects.filter(username=self.logins()[0][0]).exists()
         ):
             self.stdout.write("The demo club is loaded already; nothing to do.")
             self.print_logins()
@@ -85,9 +85,30 @@ class Command(ClubCommand):
         self.stdout.write(self.style.SUCCESS("Demo club loaded."))
         self.print_logins()
 
+    def logins(self) -> tuple[tuple[str, str], tuple[str, str]]:
+        """The demo's organizer and member logins (name, password): the site's one club's
+        are ``kiroku`` and ``kaiin``; another club's are named after it (``sakura-kiroku``),
+        as a login is the site's."""
+        club = Club.objects.get(pk=default_club())
+        if club.pk == Club.DEFAULT_PK:
+            return DEMO_ORGANIZER, DEMO_MEMBER
+        return (f"{club.slug}-{DEMO_ORGANIZER[0]}", DEMO_ORGANIZER[1]), (
+            f"{club.slug}-{DEMO_MEMBER[0]}",
+            DEMO_MEMBER[1],
+        )
+
+    def login(self, name: str, password: str, first_name: str) -> User:
+        """The demo's login: made with the demo's password, or the one there is, as it is."""
+        user, made = User.objects.get_or_create(username=name, defaults={"first_name": first_name})
+        if made:
+            user.set_password(password)
+            user.save()
+        return user
+
     def print_logins(self) -> None:
-        self.stdout.write(f"  organizer (記録係) login: {DEMO_ORGANIZER[0]} / {DEMO_ORGANIZER[1]}")
-        self.stdout.write(f"  member (会員) login:      {DEMO_MEMBER[0]} / {DEMO_MEMBER[1]}")
+        (organizer, opw), (member, mpw) = self.logins()
+        self.stdout.write(f"  organizer (記録係) login: {organizer} / {opw}")
+        self.stdout.write(f"  member (会員) login:      {member} / {mpw}")
 
     def load(self) -> None:
         ensure_groups()
@@ -99,15 +120,12 @@ class Command(ClubCommand):
         members[14].is_guest = True
         members[14].save()
 
-        organizer = User.objects.create_user(
-            DEMO_ORGANIZER[0], password=DEMO_ORGANIZER[1], first_name="佐藤 和子", is_staff=True
-        )
-        grant(organizer, ORGANIZER)
+        (organizer_login, member_login) = self.logins()
+        organizer = self.login(*organizer_login, first_name="佐藤 和子")
+        grant(organizer, ORGANIZER)  # with staff status (members.roles.staff_follows_roles)
         members[0].user = organizer
         members[0].save()
-        member_user = User.objects.create_user(
-            DEMO_MEMBER[0], password=DEMO_MEMBER[1], first_name="鈴木 一郎"
-        )
+        member_user = self.login(*member_login, first_name="鈴木 一郎")
         grant(member_user, MEMBER)
         members[1].user = member_user
         members[1].save()

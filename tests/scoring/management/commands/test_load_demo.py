@@ -47,3 +47,25 @@ def test_it_refuses_a_database_with_real_data(four_members):
     assert Meet.objects.count() == 0
     call_command("load_demo", "--if-empty")  # the start command's way: says so, succeeds
     assert Member.objects.count() == 4
+
+
+def test_the_demo_loads_into_a_second_club_with_logins_of_its_own():
+    """The demo's logins are the site's: a second club's demo has its own, named after it
+    (a login that exists keeps its password)."""
+    from members.models import Club
+    from members.scopes import in_club
+    from scoring.clubs import make_club
+
+    call_command("load_demo")
+    make_club("sakura", "桜会", organizer="sakura-kiroku")
+    call_command("load_demo", "--club", "sakura")
+    sakura = Club.objects.get(slug="sakura")
+    organizer = User.objects.get(username="sakura-kiroku")
+    assert not organizer.has_usable_password()  # made by make_club, kept as it was
+    member = User.objects.get(username="sakura-kaiin")
+    assert member.check_password("shirakaba-kaiin")
+    with in_club(sakura):
+        assert Member.objects.count() == 15
+        assert club_roles(organizer) == {ORGANIZER} and club_roles(member) == {MEMBER}
+    assert club_roles(User.objects.get(username="kaiin")) == {MEMBER}
+    call_command("load_demo", "--club", "sakura")  # again: nothing to do
