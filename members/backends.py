@@ -31,7 +31,7 @@ class ClubRoleBackend(ModelBackend):
             groups = Group.objects.filter(user=user_obj).exclude(name__in=[ORGANIZER, MEMBER])
             others = Permission.objects.filter(group__in=groups)
             cache[key] = set().union(
-                *(rights[role] for role in roles),
+                *(rights.get(role, frozenset()) for role in roles),
                 (f"{app}.{code}" for app, code in others.values_list(_APP, "codename")),
             )
         return set(cache[key])

@@ -557,7 +557,10 @@ def rights_beyond_roles(accounts: list[Account]) -> list[str]:
     rights = rights_of_roles()
     found = []
     for account in sorted(accounts, key=lambda a: a.username):
-        in_each = [frozenset().union(*(rights[r] for r in held)) for held in account.roles.values()]
+        in_each = [
+            frozenset().union(*(rights.get(r, frozenset()) for r in held))
+            for held in account.roles.values()
+        ]
         given = frozenset.intersection(*in_each) if in_each else frozenset()
         beyond = [_("superuser")] if account.superuser else []
         if account.staff and not any(ORGANIZER in held for held in account.roles.values()):

@@ -278,3 +278,19 @@ def test_a_meet_cannot_take_another_clubs_rule_set(club_rule):
         with pytest.raises(ValidationError) as refused:
             meet.full_clean()
     assert "rule_set" in refused.value.message_dict
+
+
+def test_a_role_the_app_does_not_know_gives_nothing_and_breaks_nothing(db):
+    """A crafted SQLite file can drop the check on a role's name: 「記録係 」 (a space after)
+    is no role. The rights check counts it as giving nothing, and so does the backend."""
+    from scoring.backups import Account
+
+    odd = Account(
+        "x",
+        False,
+        True,
+        {Club.DEFAULT_PK: frozenset({"記録係 "})},
+        frozenset({"scoring.change_hanchan"}),
+    )
+    with translation.override("en"):
+        assert rights_beyond_roles([odd]) == ["x: staff, scoring.change_hanchan"]
