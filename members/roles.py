@@ -87,7 +87,9 @@ def roles_in_clubs(user: AbstractBaseUser | AnonymousUser) -> dict[int, frozense
     if cached is None:
         held: dict[int, set[str]] = {}
         with scopes_disabled():  # a login's own rows in every club: the site's reading
-            rows = ClubRole.objects.filter(user_id=account.pk).values_list("club_id", "role")
+            # The two roles only: a crafted restore can hold another word, which is no role.
+            rows = ClubRole.objects.filter(user_id=account.pk, role__in=[ORGANIZER, MEMBER])
+            rows = rows.values_list("club_id", "role")
             for club, role in rows:
                 held.setdefault(club, set()).add(role)
         cached = {club: frozenset(roles) for club, roles in held.items()}

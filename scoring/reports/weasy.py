@@ -17,6 +17,8 @@ import threading
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from urllib.parse import unquote, urlsplit
+from urllib.request import url2pathname
 
 import pikepdf
 from weasyprint import HTML
@@ -30,8 +32,11 @@ IMAGE_SCHEME = "chart:"
 
 # WeasyPrint ships no types, so its URLFetcher is Any to mypy.
 class _ImageFetcher(URLFetcher):  # type: ignore[misc]
-    """Serve ``chart:NAME`` from ``images`` (set for each document); everything else (the
-    font) as usual."""
+    """Serve ``chart:NAME`` from ``images`` (set for each document), and the app's own static
+    files (the font); nothing else. A handout's HTML holds what a database holds, and a
+    restored database is not trusted: a link to a file of the server (``<a rel=attachment
+    href=file:///…/secret_key>``) would attach it to the PDF. What is refused is left out of
+    the document (WeasyPrint logs it and goes on)."""
 
     def __init__(self) -> None:
         super().__init__(allowed_protocols={"file", "chart"})
@@ -41,16 +46,26 @@ class _ImageFetcher(URLFetcher):  # type: ignore[misc]
         if url.startswith(IMAGE_SCHEME):
             body = self.images[url.removeprefix(IMAGE_SCHEME)]
             return URLFetcherResponse(url, body, {"Content-Type": "image/jpeg"})
-        return super().fetch(url, headers)
+        parsed = urlsplit(url)
+        path = Path(url2pathname(unquote(parsed.path))).resolve()
+        if parsed.scheme != "file" or not path.is_relative_to(STATIC):
+            raise ValueError(f"{url}: not one of the app's static files")
+        return super().fetch(path.as_uri(), headers)
 
 
 _local = threading.local()
 
 
+MINUS_SIGNS = ("−", "▲")
+"""The signs a handout writes a negative number with (``ClubSettings.negative_sign``)."""
+
+
 def signed_with(html: str, minus: str) -> str:
     """``html`` with each negative number's sign written as the club writes it (``minus``: −,
-    or the club's own ▲). Every U+2212 a handout prints is a negative number's sign."""
-    return html if minus == "−" else html.replace("−", minus)
+    or the club's own ▲). Every U+2212 a handout prints is a negative number's sign. Any
+    other ``minus`` (a restored database can hold anything) is −: it goes into the HTML
+    after the template has escaped what it writes."""
+    return html if minus == "−" or minus not in MINUS_SIGNS else html.replace("−", minus)
 
 
 def _fonts() -> FontConfiguration:

@@ -294,3 +294,28 @@ def test_a_role_the_app_does_not_know_gives_nothing_and_breaks_nothing(db):
     )
     with translation.override("en"):
         assert rights_beyond_roles([odd]) == ["x: staff, scoring.change_hanchan"]
+
+
+def test_a_word_that_is_no_role_opens_nothing(bob):
+    """Without the database's check (a crafted SQLite restore drops it), a row saying
+    「会員 」 is no role: the login reaches none of that club's pages."""
+    from django.db import connection
+
+    other = Club.objects.create(slug="ume", name="梅会")
+    with connection.cursor() as cursor:  # as a crafted file would have it (rolled back after)
+        if connection.vendor == "sqlite":
+            cursor.execute("PRAGMA ignore_check_constraints = ON")
+        else:
+            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")  # no pending checks before ALTER
+            cursor.execute("ALTER TABLE members_clubrole DROP CONSTRAINT club_role_known")
+    try:
+        with scopes_disabled():
+            ClubRole.objects.create(club=other, user=bob, role=MEMBER)
+            ClubRole.objects.filter(club=other, user=bob).update(role="会員 ")
+    finally:
+        if connection.vendor == "sqlite":
+            with connection.cursor() as cursor:
+                cursor.execute("PRAGMA ignore_check_constraints = OFF")
+    fresh = User.objects.get(pk=bob.pk)
+    with in_club(other):
+        assert club_roles(fresh) == set()
