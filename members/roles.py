@@ -88,8 +88,8 @@ def roles_in_clubs(user: AbstractBaseUser | AnonymousUser) -> dict[int, frozense
         held: dict[int, set[str]] = {}
         with scopes_disabled():  # a login's own rows in every club: the site's reading
             # The two roles only: a crafted restore can hold another word, which is no role.
-            rows = ClubRole.objects.filter(user_id=account.pk, role__in=[ORGANIZER, MEMBER])
-            rows = rows.values_list("club_id", "role")
+            known = ClubRole.objects.filter(user_id=account.pk, role__in=[ORGANIZER, MEMBER])
+            rows = known.values_list("club_id", "role")
             for club, role in rows:
                 held.setdefault(club, set()).add(role)
         cached = {club: frozenset(roles) for club, roles in held.items()}
@@ -210,26 +210,26 @@ def open_to_visitors_when(is_open: Callable[[], bool]) -> Callable[[ViewFunc], V
     return guard
 
 
-def organizer_required(view: ViewFunc) -> ViewFunc:
-    """Only organizers; anyone else signed in gets 403 (anonymous visitors are sent to
-    sign-in by ``LoginRequiredMiddleware`` before they get here)."""
+def only_for(
+    test: Callable[[AbstractBaseUser | AnonymousUser], bool],
+) -> Callable[[ViewFunc], ViewFunc]:
+    """A view for the logins ``test`` passes; anyone else signed in gets 403 (anonymous
+    visitors are sent to sign-in by ``LoginRequiredMiddleware`` before they get here)."""
 
-    @wraps(view)
-    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        if not is_organizer(request.user):
-            raise PermissionDenied
-        return view(request, *args, **kwargs)
+    def guard(view: ViewFunc) -> ViewFunc:
+        @wraps(view)
+        def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            if not test(request.user):
+                raise PermissionDenied
+            return view(request, *args, **kwargs)
 
-    return wrapped
+        return wrapped
+
+    return guard
 
 
-def site_keeper_required(view: ViewFunc) -> ViewFunc:
-    """Only those who keep the site (``keeps_the_site``); anyone else signed in gets 403."""
+organizer_required = only_for(is_organizer)
+"""Only organizers (記録係 of the club in scope)."""
 
-    @wraps(view)
-    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        if not keeps_the_site(request.user):
-            raise PermissionDenied
-        return view(request, *args, **kwargs)
-
-    return wrapped
+site_keeper_required = only_for(keeps_the_site)
+"""Only those who keep the site (``keeps_the_site``)."""

@@ -369,11 +369,17 @@ def edit_sqlite(path: Path, *statements: str) -> None:
     ],
 )
 def test_restore_refuses_an_sqlite_backup_of_another_schema(demo, tmp_path, edit, named):
-    other = tmp_path / "other.bak"
-    other.write_bytes(demo["backups"]["sqlite"].read_bytes())
-    edit_sqlite(other, "PRAGMA foreign_keys = OFF", edit)
-    done, target = restore_into_fresh(demo, tmp_path, other)
-    assert_refused(done, other, named)
+    refused_once_edited(demo, tmp_path, named, edit)
+
+
+def refused_once_edited(demo, tmp_path, named: str, *edits: str) -> None:
+    """The demo's SQLite backup, edited (foreign keys off), is refused naming ``named``, and
+    nothing is restored."""
+    edited = tmp_path / "edited.bak"
+    edited.write_bytes(demo["backups"]["sqlite"].read_bytes())
+    edit_sqlite(edited, "PRAGMA foreign_keys = OFF", *edits)
+    done, target = restore_into_fresh(demo, tmp_path, edited)
+    assert_refused(done, edited, named)
     nothing_restored(target, tmp_path)
 
 
@@ -852,12 +858,7 @@ LOOSE_LINK = [
 def test_restore_refuses_an_sqlite_backup_that_hides_sql_or_links(demo, tmp_path, edits, named):
     """What SQLite keeps besides rows: a trigger (its SQL would run in the restored database,
     here at the restore's own deletion of sign-ins) and loose types are refused."""
-    edited = tmp_path / "edited.bak"
-    edited.write_bytes(demo["backups"]["sqlite"].read_bytes())
-    edit_sqlite(edited, "PRAGMA foreign_keys = OFF", *edits)
-    done, target = restore_into_fresh(demo, tmp_path, edited)
-    assert_refused(done, edited, named)
-    nothing_restored(target, tmp_path)
+    refused_once_edited(demo, tmp_path, named, *edits)
 
 
 @pytest.mark.slow
