@@ -67,12 +67,7 @@ class QueryGuard(admin.ModelAdmin):  # type: ignore[type-arg]
         return super().get_object(request, object_id, from_field or None)
 
     def outside_the_club(self, object_id: str) -> bool:
-        """A club's row that is not the club in scope's, live: another club's, or one deleted
-        (whose club its history alone cannot always tell). Its history is not shown; the
-        site's admin, a superuser in no club's scope, sees every club's."""
-        if club_in_scope() is None or not is_a_clubs(self.model):
-            return False
-        return not self.model._default_manager.filter(pk=object_id).exists()
+        return outside_the_club(self.model, object_id)
 
     def history_view(
         self, request: HttpRequest, object_id: str, extra_context: dict[str, Any] | None = None
@@ -101,6 +96,15 @@ class QueryGuard(admin.ModelAdmin):  # type: ignore[type-arg]
         return response
 
 
+def outside_the_club(model: type[Model], object_id: str) -> bool:
+    """A club's row that is not the club in scope's, live: another club's, or one deleted
+    (whose club its history alone cannot always tell). It is not shown; the site's admin, a
+    superuser in no club's scope, sees every club's."""
+    if club_in_scope() is None or not is_a_clubs(model):
+        return False
+    return not model._default_manager.filter(pk=object_id).exists()
+
+
 def is_key(field: "Field[Any, Any]", value: str) -> bool:
     """Whether the value from a URL can be this key, as Django's ModelAdmin.get_object asks."""
     try:
@@ -118,8 +122,8 @@ class ClubAdminSite(admin.AdminSite):
     a member's private note)."""
 
     def has_permission(self, request: HttpRequest) -> bool:
-        user = request.user
-        return bool(super().has_permission(request)) and (user.is_superuser or is_organizer(user))
+        # is_organizer holds for a superuser in every club.
+        return bool(super().has_permission(request)) and is_organizer(request.user)
 
     def register(
         self,
@@ -152,9 +156,8 @@ def view_on_site_in_club(
         model = ContentType.objects.get_for_id(int(content_type_id)).model_class()
     except (ContentType.DoesNotExist, ValueError) as error:
         raise Http404 from error
-    if model is not None and club_in_scope() is not None and is_a_clubs(model):
-        if not is_key(model._meta.pk, object_id):
-            raise Http404
-        if not model._default_manager.filter(pk=unquote(object_id)).exists():
-            raise Http404
+    if model is not None and (
+        not is_key(model._meta.pk, object_id) or outside_the_club(model, unquote(object_id))
+    ):
+        raise Http404  # an id that is no id, as Django's shortcut says of it too
     return shortcut(request, content_type_id, object_id)
