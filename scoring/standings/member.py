@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
-from django.db.models import QuerySet
+from django.db.models import Prefetch, QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from scoring.models import HanchanResult, Meet
@@ -149,11 +149,27 @@ class MemberRecord:
         return PlaceColumns(four=any(g.players != 3 for g in self.games) or not three, three=three)
 
 
+HANDS = "big_hands_listed"
+"""Where ``_record_results`` puts each result's big hands: a list (``Prefetch``'s ``to_attr``).
+Prefetched into the related manager instead, Django builds a queryset for every result to hold
+them, which was two thirds of reading the 50-member bench's 3,000 results."""
+
+
+RECORD_FIELDS = (
+    *("member", "meet", "seat", "score", "place", "total_points", "chombo"),
+    *("hanchan__round_no", "hanchan__table_no", "hanchan__meet__date", "hanchan__meet__kind"),
+    "rule_set__players",
+)
+"""What ``_record`` reads of a result and the rows it is selected with: the rest is not loaded
+(a report reads every result of the period: 3,000 at the 50-member bench)."""
+
+
 def _record_results(filters: Filters) -> QuerySet[HanchanResult]:
     return (
         results_for(filters)
         .select_related("hanchan__meet", "rule_set")
-        .prefetch_related("big_hands")
+        .prefetch_related(Prefetch("big_hands", to_attr=HANDS))
+        .only(*RECORD_FIELDS)
         .order_by("played_on", "meet__kind", "hanchan__round_no")
     )
 
@@ -205,7 +221,7 @@ def _record(summary: StandingRow | None, results: Iterable[HanchanResult]) -> Me
                 players=r.rule_set.players,
                 total=r.total_points,
                 cumulative=running,
-                big_hands=[str(h) for h in r.big_hands.all()],
+                big_hands=[str(h) for h in getattr(r, HANDS)],
                 chombo=r.chombo,
             )
         )
