@@ -8,8 +8,9 @@ one line of text, its columns lined up by spaces: the report's font set with its
 forms (the OpenType feature ``hwid``) draws every ASCII character, the digits among them, half
 an em wide and a kanji or kana a whole em, so a column's width is counted in half ems
 (``units``) and each figure is padded with en spaces (U+2002, half an em) to the right edge
-of its column. The one sign the feature leaves proportional, the minus (U+2212), is set in a
-span in full width (``fwid``), an em, as the club's ▲ is.
+of its column. The one sign the feature leaves proportional, the minus (U+2212), is written as
+the full-width minus (U+FF0D, ``FULL_MINUS``), an em, as the club's ▲ is. The months and the
+places counted are set the same way (``in_columns``).
 
 The same font's widths share the standings' tables among their columns (``column_shares``), so
 that those tables are laid out with fixed widths rather than measured cell by cell.
@@ -22,6 +23,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, lru_cache
 
+from django.utils.formats import date_format
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
@@ -29,12 +31,16 @@ from fontTools.ttLib import TTFont
 
 from scoring.notation import MINUS, meet_date, points, signed_p
 from scoring.reports.weasy import STATIC
-from scoring.standings import MemberRecord
+from scoring.standings import MemberRecord, MonthLine, PlaceColumns, StandingRow
 
 FONT = "fonts/ipaexg.ttf"  # under static/, as the reports' @font-face names it
 EN_SPACE = "\u2002"  # half an em in the report's font, with or without hwid
 GAP = 3  # half ems between two columns
-MINUS_SPAN = f'<span class="m">{MINUS}</span>'
+FULL_MINUS = "\uff0d"
+"""A ledger's minus: the full-width minus (U+FF0D, the JIS minus sign as Japanese Windows and
+input methods write it), the very glyph the feature ``fwid`` makes of U+2212 in the report's
+font and one that ``hwid`` leaves an em wide. So a ledger's line is one run of text: a span
+for each minus (in ``fwid``) was a seventh of a member's part."""
 
 
 @cache
@@ -103,8 +109,8 @@ def column_shares(headings: Sequence[str], rows: Sequence[Sequence[str]]) -> lis
 
 @lru_cache(maxsize=4096)
 def units(text: str) -> Fraction:
-    """``text``'s width in half ems as a ledger line sets it (a minus in its full-width span:
-    an em). Summed in the font's units, whole numbers, and divided once: a member's part
+    """``text``'s width in half ems as a ledger line sets it (a minus, U+2212, written full
+    width: an em). Summed in the font's units, whole numbers, and divided once: a member's part
     measures a few thousand texts (each twice), most of them the same dates and figures as
     the other members', so they are remembered too."""
     widths, em, half = _advances()
@@ -121,7 +127,7 @@ class Column:
 
 @dataclass(frozen=True)
 class Line:
-    """A line of the ledger: its HTML (one run of text, each minus in its span) and its kind:
+    """A line of the ledger: its HTML (one run of text) and its kind:
     ``head``, ``game``, ``day`` (a day's last game) or ``month`` (a month's subtotal)."""
 
     html: SafeString
@@ -133,15 +139,73 @@ def _pad(text: str, width: Fraction, right: bool) -> str:
     return spaces + text if right else text + spaces
 
 
-def _html(text: str) -> SafeString:
-    return mark_safe(str(escape(text)).replace(MINUS, MINUS_SPAN))  # escaped first
+def _html(text: str, minus: str) -> SafeString:
+    """``text`` (each negative number's sign U+2212) as a line's HTML, each such sign the
+    club's ``minus`` as a ledger sets it: ▲, or the full-width minus."""
+    sign = "▲" if minus == "▲" else FULL_MINUS
+    return mark_safe(str(escape(text)).replace(MINUS, sign))  # escaped first
 
 
 def _join(cells: Sequence[tuple[str, Fraction, bool]]) -> str:
     return (EN_SPACE * GAP).join(_pad(text, width, right) for text, width, right in cells)
 
 
-def ledger(record: MemberRecord) -> list[Line]:
+def in_columns(
+    columns: Sequence[Column], rows: Sequence[Sequence[str]], kind: str, minus: str
+) -> list[Line]:
+    """``rows`` (a text for each of ``columns``) as lines of ``kind`` under a line of the
+    columns' headings, each column as wide as its widest text: a small table (a member's months,
+    their places counted) set as the games are, which WeasyPrint lays out in a fraction of a
+    table's time (the two tables were a quarter of a member's part)."""
+    widths = [
+        max([units(c.heading), *(units(texts[i]) for texts in rows)]) for i, c in enumerate(columns)
+    ]
+    head = _join([(c.heading, w, c.right) for c, w in zip(columns, widths, strict=True)])
+    lines = [
+        _join([(t, w, c.right) for t, w, c in zip(texts, widths, columns, strict=True)])
+        for texts in rows
+    ]
+    return [Line(_html(head, minus), "head"), *(Line(_html(line, minus), kind) for line in lines)]
+
+
+def _places_columns(places: PlaceColumns) -> list[Column]:
+    four = [_("1st"), _("2nd"), _("3rd"), _("4th")] if places.four else []
+    three = [_("3-player 1st"), _("3-player 2nd"), _("3-player 3rd")] if places.three else []
+    return [Column(heading) for heading in [*four, *three]]
+
+
+def _places_counts(counted: MemberRecord | MonthLine, places: PlaceColumns) -> list[str]:
+    four = list(counted.places) if places.four else []
+    three = list(counted.places3) if places.three else []
+    return [str(n) for n in [*four, *three]]
+
+
+def places_counted(
+    row: StandingRow, record: MemberRecord, places: PlaceColumns, minus: str
+) -> list[Line]:
+    """How often the member came in at each place, and their big hands by kind: a line."""
+    kinds = row.big_hand_kinds
+    columns = [*_places_columns(places), *(Column(label) for label, _n in kinds)]
+    counts = [*_places_counts(record, places), *(str(n) for _l, n in kinds)]
+    return in_columns(columns, [counts], "day", minus)
+
+
+def by_month(record: MemberRecord, places: PlaceColumns, minus: str) -> list[Line]:
+    """The member's months: a line each (the month, games, P, the places counted)."""
+    columns = [Column(_("Month"), right=False), Column(_("Games")), Column(_("Total P"))]
+    rows = [
+        [
+            date_format(month.month, "YEAR_MONTH_FORMAT"),
+            str(month.games),
+            signed_p(month.total),
+            *_places_counts(month, places),
+        ]
+        for month in record.months
+    ]
+    return in_columns([*columns, *_places_columns(places)], rows, "game", minus)
+
+
+def ledger(record: MemberRecord, minus: str) -> list[Line]:
     """Every game of ``record`` a line (date, round, table, seat, score, place, P, the day's
     total on the day's last game, then its big hands and chombo), month by month, each month
     closed by its subtotal (the month, games and P), under one line of the columns' headings
@@ -197,12 +261,12 @@ def ledger(record: MemberRecord) -> list[Line]:
     first, second = sum(widths[:4]) + 3 * gap, widths[4] + widths[5] + gap
     head = _join([(c.heading, w, c.right) for c, w in zip(columns, widths, strict=True)])
     head += EN_SPACE * GAP + _("Mangan or better")
-    out: list[Line] = [Line(_html(head), "head")]
+    out: list[Line] = [Line(_html(head, minus), "head")]
     for month_lines, (label, games, total) in months:
         for figures, big, kind in month_lines:
             cells = [(t, w, c.right) for t, w, c in zip(figures, widths, columns, strict=True)]
             text = _join(cells) + (EN_SPACE * GAP + big if big else "")
-            out.append(Line(_html(text.rstrip(EN_SPACE)), kind))
+            out.append(Line(_html(text.rstrip(EN_SPACE), minus), kind))
         closing = _join([(label, first, False), (games, second, True), (total, widths[6], True)])
-        out.append(Line(_html(closing), "month"))
+        out.append(Line(_html(closing, minus), "month"))
     return out

@@ -31,10 +31,9 @@ from scoring.meet_draw import (
 )
 from scoring.models import ClubSettings, Meet, ReportPart
 from scoring.notation import HandLevel, meet_date
-from scoring.reports import Progress, no_progress, parts, weasy
+from scoring.reports import Progress, ledger, no_progress, parts, weasy
 from scoring.reports.cells import lay_out
 from scoring.reports.charts import cumulative_chart
-from scoring.reports.ledger import column_shares, ledger
 from scoring.standings import (
     STANDINGS,
     AwardResult,
@@ -109,7 +108,7 @@ def standings_tables(filters: Filters, rows: list[StandingRow]) -> list[dict[str
 
 def _shares(table: Any) -> list[str]:
     """Each column's share of the table's width, for its fixed layout."""
-    return column_shares(
+    return ledger.column_shares(
         [h.text for h in table.headings], [[c.text for c in line.cells] for line in table.lines]
     )
 
@@ -125,16 +124,25 @@ def _chart_args(record: MemberRecord) -> tuple[list[str], list[Decimal], str, st
 
 
 def _member_page(
-    row: StandingRow, record: MemberRecord, ratings: Rating | None, wins: bool
+    row: StandingRow,
+    record: MemberRecord,
+    ratings: Rating | None,
+    wins: bool,
+    places: PlaceColumns,
+    minus: str,
 ) -> dict[str, Any]:
     """What a member's page shows; its chart (a JPEG fetched by name) is named, not drawn;
     the member's R at the period's end, when rated. The summary is the member's page's own
-    (``summary_items``), without the rank, which is stamped on."""
+    (``summary_items``), without the rank, which is stamped on. The places counted, the months
+    and the games are lines in columns (``ledger``), the ``places`` columns the club's, each
+    negative number with the club's ``minus``."""
     name = f"{row.member_id}.jpg"
     return {
         "row": row,
         "record": record,
-        "ledger": ledger(record),
+        "counted": ledger.places_counted(row, record, places, minus),
+        "months": ledger.by_month(record, places, minus),
+        "ledger": ledger.ledger(record, minus),
         "summary": summary_items(row, wins=wins, rank=False),
         "chart": weasy.IMAGE_SCHEME + name,
         "name": name,
@@ -173,7 +181,14 @@ def _member_parts(
     pieces = []
     for row in rows:
         record = records[row.member_id]
-        page = _member_page(row, record, context["ratings"], context["wins"])
+        page = _member_page(
+            row,
+            record,
+            context["ratings"],
+            context["wins"],
+            context["place_columns"],
+            context["minus"],
+        )
         labels, cumulative, title, y_label = _chart_args(record)
         chart = (labels, [str(v) for v in cumulative], title, y_label)
         html = _html("reports/standings.html", {**context, "members": [page], "only": "members"})
@@ -200,9 +215,19 @@ def number_runs(pages: int) -> list[parts.Piece]:
     ]
 
 
-def total_stamp(pages: int) -> parts.Piece:
-    """The stamp of the total, "138" after "n /" (a no-break space between), one page."""
-    return _stamps([{"label": f"\u00a0{pages}"}], 0, side="right")
+def total_stamp(pages: int, title: str, period_label: str) -> parts.Piece:
+    """The stamp of the total, "138" after "n /" (a no-break space between), one page, with
+    the report's heading (the club, ``title``, ``period_label``): stamped on every page but
+    the cover, it heads them, so that no part lays out the heading of each of its pages."""
+    context = {
+        "stamps": "right",
+        "pages": [{"label": f"\u00a0{pages}"}],
+        "ranked": 0,
+        "header": True,
+        "title": title,
+        "period_label": period_label,
+    }
+    return parts.Piece(_html("reports/page_numbers.html", context))
 
 
 def _standings_pdf(
@@ -250,7 +275,8 @@ def _standings_pdf(
     *pages_of, ranks_part = parts.made(made)
     counts = [part.pages for part in pages_of]
     total = sum(counts)
-    *numbers, of_total = parts.prepare([*number_runs(total), total_stamp(total)])
+    heading = total_stamp(total, context["title"], context["period_label"])
+    *numbers, of_total = parts.prepare([*number_runs(total), heading])
     # The runs made early are waited for even when the report ends up shorter: a run held by
     # a worker that died is taken back and made, not left being made.
     # (Read again: those made since are not queued again.)
@@ -350,20 +376,23 @@ def render_member_pdf(member_id: int, filters: Filters) -> tuple[str, str, bytes
     standings = compute_standings(filters)
     record = member_record(member_id, filters, standings)
     members, images = [], {}
+    places = PlaceColumns.of([record.summary] if record.summary else [])
+    minus = ClubSettings.minus()
     if record.summary is not None:
         wins = counts_wins(filters)
-        members.append(_member_page(record.summary, record, rating_at_the_end(filters), wins))
+        ratings = rating_at_the_end(filters)
+        members.append(_member_page(record.summary, record, ratings, wins, places, minus))
         images[members[0]["name"]] = cumulative_chart(*_chart_args(record), fmt="jpeg", grey=True)
     context = {
         "title": _("Personal record"),
-        "minus": ClubSettings.minus(),
+        "minus": minus,
         "filters": filters,
         "period_label": filters.heading,
         "members": members,
         "only": "members",
         "show_rank": True,
         "ranked": len(standings),
-        "place_columns": PlaceColumns.of([record.summary] if record.summary else []),
+        "place_columns": places,
     }
     html = _html("reports/standings.html", context)
     return (

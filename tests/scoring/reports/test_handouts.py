@@ -20,9 +20,10 @@ from pypdf import PdfReader
 from members.models import Member
 from scoring.meet_draw import make_draw
 from scoring.models import ClubSettings, HandLevel, Meet, RuleSet
-from scoring.notation import meet_date, points, signed_p
+from scoring.notation import MINUS, meet_date, points, signed_p
 from scoring.reports import news
 from scoring.reports.charts import draw_cumulative_chart
+from scoring.reports.ledger import FULL_MINUS
 from scoring.reports.pdf import (
     notice_meets,
     render_certificate_pdf,
@@ -318,9 +319,10 @@ def test_a_members_pages_hold_every_game_and_the_months_subtotals(demo):
             f"{meet_date(g.date, 'short')} {g.round_no} {g.table_no} {g.seat} "
             f"{points(g.score)} {g.place} {signed_p(g.total)}"
         )
-        assert line in text, line
+        assert line.replace(MINUS, FULL_MINUS) in text, line  # the ledger's minus is full width
     for m in record.months:
-        assert f"{m.month.month}月 計 {m.games} 半荘 {signed_p(m.total)}" in text
+        line = f"{m.month.month}月 計 {m.games} 半荘 {signed_p(m.total)}"
+        assert line.replace(MINUS, FULL_MINUS) in text
     assert "順位の回数" in text
     assert " ".join(str(n) for n in record.places) in text
     for item in summary_items(row, wins=False, rank=False):
@@ -354,7 +356,8 @@ def glyph_lines(pdf: bytes) -> list[list[tuple[str, float, float]]]:
 def test_a_members_games_stand_in_columns(demo):
     """The games are lines of text, their columns lined up by spaces in the font's half-width
     forms: on every game's line each figure ends where the same figure ends on the others, a
-    minus in full width as a plus is (ledger.py)."""
+    minus in full width as a plus is (ledger.py): the full-width minus (U+FF0D), one run of
+    text with the rest, or the club's ▲."""
     for sign, row in zip(["−", "▲", "−", "▲"], compute_standings(demo), strict=False):
         ClubSettings.objects.update_or_create(pk=1, defaults={"negative_sign": sign})
         pdf = render_member_pdf(row.member_id, demo)[2]
@@ -364,7 +367,8 @@ def test_a_members_games_stand_in_columns(demo):
         for column in range(1, 7):  # round, table, seat, score, place, P end together
             ends = {round(line[column][2], 1) for line in games}
             assert max(ends) - min(ends) < 0.2, (column, ends)
-        assert {"+", sign} <= {line[6][0][0] for line in games}  # both signs, lined up
+        printed = FULL_MINUS if sign == MINUS else sign
+        assert {"+", printed} <= {line[6][0][0] for line in games}  # both signs, lined up
 
 
 def test_the_three_player_average_place_is_printed_beside_the_four_player_one(three_systems):

@@ -44,8 +44,9 @@ def test_a_three_player_place_is_marked_on_the_members_page(three_systems, membe
 def test_a_three_player_place_is_marked_in_the_members_pdf(three_systems):
     # The games' columns are lined up by spaces: compared word by word.
     text = " ".join(pdf_text(render_member_pdf(three_systems.pk, Filters(period=H1))[2]).split())
-    # Every game a line: date, round, table, seat, score, place, P (and the day's total).
-    assert "4月9日（水） 2 1 西 15,000 3（三人） −45.0 −5.0" in text
+    # Every game a line: date, round, table, seat, score, place, P (and the day's total), each
+    # minus the full-width one (ledger.FULL_MINUS).
+    assert "4月9日（水） 2 1 西 15,000 3（三人） －45.0 －5.0" in text
     assert text.count("3（三人）") == 1
     assert "4月9日（水） 1 1 東 40,000 1 +40.0" in text  # a 4-player place is a plain number
 

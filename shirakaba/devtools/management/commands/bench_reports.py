@@ -61,7 +61,7 @@ from scoring.reports import weasy
 from scoring.reports.asking import ask
 from scoring.reports.parts import chart_of, make_report_part
 from scoring.reports.pdf import _stamps as pdf_stamps
-from scoring.reports.pdf import number_runs, report_pieces, total_stamp
+from scoring.reports.pdf import number_runs, report_pieces, standings_title, total_stamp
 from scoring.reports.specs import Spec
 from scoring.standings import Filters, Period
 from shirakaba.devtools.management.commands.bench_standings import PREFIX
@@ -241,8 +241,10 @@ class Command(ClubCommand):
             numbers.append(stamp)
             spent = [spent[0] + laid_out, spent[1] + written]
         self.stdout.write(self.costs(f"stamps: numbers ({len(numbers)})", total, 0, *spent))
-        of_total, _pages, laid_out, written = weasy.timed(total_stamp(total).html)
-        self.stdout.write(self.costs("stamps: the total", 1, 0, laid_out, written))
+        half = Filters(period=Period.parse("2025-H1"))
+        heading = total_stamp(total, standings_title(half.period), half.heading)
+        of_total, _pages, laid_out, written = weasy.timed(heading.html)
+        self.stdout.write(self.costs("stamps: total, heading", 1, 0, laid_out, written))
         starts = [0, *accumulate(counts)]
         firsts = {starts[len(made) - ranked + i]: i for i in range(ranked)}
         start = time.process_time()
