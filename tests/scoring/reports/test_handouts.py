@@ -325,6 +325,12 @@ def test_a_members_pages_hold_every_game_and_the_months_subtotals(demo):
         assert line.replace(MINUS, FULL_MINUS) in text
     assert "順位の回数" in text
     assert " ".join(str(n) for n in record.places) in text
+    # The months: a line each in columns under their heading line (ledger.by_month).
+    assert "月間 半荘数 合計P 1位 2位 3位 4位" in text
+    for m in record.months:
+        line = f"{m.month.year}年{m.month.month}月 {m.games} {signed_p(m.total)} "
+        line += " ".join(str(n) for n in m.places)
+        assert line.replace(MINUS, FULL_MINUS) in text, line
     for item in summary_items(row, wins=False, rank=False):
         assert item.label in text and item.value in text, item
     assert small_text(data) == []

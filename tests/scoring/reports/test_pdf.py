@@ -110,6 +110,39 @@ def test_the_half_year_pdf_is_joined_from_parts_stamped_with_page_numbers_and_ra
     assert len(images) == len(club)
 
 
+TOP = (297 - 16) / 25.4 * 72  # the A4 page's top margin begins here, in points
+
+
+@pytest.mark.slow
+def test_the_heading_is_stamped_on_every_page_but_the_cover_and_no_part_lays_it_out(
+    club, monkeypatch
+):
+    """The club, the title and the period head every page but the cover, once each, in the
+    top margin: stamped with the pages' total (``pdf.total_stamp``), so that a part (a
+    member's pages, laid out for every member who played) lays out no heading of its own."""
+    from scoring.reports import pdf
+
+    laid_out: list[str] = []
+    lay_out = pdf.weasy.lay_out
+    monkeypatch.setattr(
+        pdf.weasy,
+        "lay_out",
+        lambda html, images=None: (laid_out.append(html), lay_out(html, images))[1],
+    )
+    data = render_standings_pdf(H2)[2]
+    top: dict[int, list[str]] = {}
+    for run in text_runs(data):
+        if run.y > TOP:
+            top.setdefault(run.page, []).append(run.text)
+    pages = len(PdfReader(io.BytesIO(data)).pages)
+    assert sorted(top) == list(range(1, pages))  # not the cover
+    for texts in top.values():
+        # (runs as drawn: the spaces between words are not drawn)
+        assert sorted(texts) == ["2025年度下期（10月〜3月）", "白樺会マージャンサークル半期成績表"]
+    headed = [html for html in laid_out if '@top-left { content: "' in html]
+    assert len(headed) == 1 and "@bottom-right" in headed[0]  # the stamp of the total alone
+
+
 @pytest.mark.slow
 def test_the_members_parts_read_a_few_members_at_a_time_make_the_same_report(club, monkeypatch):
     """The records are read and the members' parts made MEMBERS_RUN members at a time (to
