@@ -79,12 +79,16 @@ serve: $(STAMP) system-app
 
 # The whole suite in two runs: all but the browser tests in two workers (pytest-xdist, one a
 # core here), then the browser tests in one (a browser and a live server each, their timings
-# held by one). TEST_WORKERS=0 runs the first in one process too. A run that ARGS leaves with
-# no test (pytest's status 5) is not a failure.
+# held by one). TEST_WORKERS=0 runs the first in one process too; BROWSER_TESTS=no leaves the
+# second out (CI runs them once, beside SQLite). A run that ARGS leaves with no test (pytest's
+# status 5) is not a failure.
 TEST_WORKERS ?= 2
+BROWSER_TESTS ?= yes
 test: $(STAMP) system-test $(AXE)
 	$(VENV)/bin/pytest -n $(TEST_WORKERS) -m 'not browser' $(ARGS) || [ $$? -eq 5 ]
+ifneq ($(BROWSER_TESTS),no)
 	$(VENV)/bin/pytest -m browser $(ARGS) || [ $$? -eq 5 ]
+endif
 
 # The quick loop while working: no browser tests and none marked slow; needs Node.js (the
 # game check's table of cases runs against static/js/entry_check.js in it), not Chromium.
