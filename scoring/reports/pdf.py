@@ -196,10 +196,13 @@ def _member_parts(
     return pieces
 
 
-def _stamps(pages: list[dict[str, Any]], ranked: int, side: str = "left") -> parts.Piece:
+def _stamps(
+    pages: list[dict[str, Any]], ranked: int, side: str = "left", **heading: object
+) -> parts.Piece:
     """Stamps (``reports/page_numbers.html``): a page each of ``pages``, its label at the
-    ``side`` of the foot's middle, or the rank it names."""
-    context = {"stamps": side, "pages": pages, "ranked": ranked}
+    ``side`` of the foot's middle, or the rank it names; with ``heading`` (``header``,
+    ``title`` and ``period_label``), the report's heading at the top too."""
+    context = {"stamps": side, "pages": pages, "ranked": ranked, **heading}
     return parts.Piece(_html("reports/page_numbers.html", context))
 
 
@@ -219,15 +222,8 @@ def total_stamp(pages: int, title: str, period_label: str) -> parts.Piece:
     """The stamp of the total, "138" after "n /" (a no-break space between), one page, with
     the report's heading (the club, ``title``, ``period_label``): stamped on every page but
     the cover, it heads them, so that no part lays out the heading of each of its pages."""
-    context = {
-        "stamps": "right",
-        "pages": [{"label": f"\u00a0{pages}"}],
-        "ranked": 0,
-        "header": True,
-        "title": title,
-        "period_label": period_label,
-    }
-    return parts.Piece(_html("reports/page_numbers.html", context))
+    label = {"label": f"\u00a0{pages}"}
+    return _stamps([label], 0, "right", header=True, title=title, period_label=period_label)
 
 
 def _standings_pdf(
