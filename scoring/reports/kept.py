@@ -22,13 +22,14 @@ KEEP_FOR = timedelta(days=30)
 
 @cache
 def template_version() -> str:
-    """A digest of everything that lays reports out: the report templates, the modules of
-    scoring/reports/ and the compiled catalogues. A deploy that changes any of them makes
+    """A digest of everything that lays reports out: the report templates and their shared
+    style sheet, the modules of scoring/reports/ and the compiled catalogues. A deploy that changes any of them makes
     every report new."""
     base = Path(settings.BASE_DIR)
     files = sorted(
         [
             *(base / "templates" / "reports").glob("*.html"),
+            *(base / "static" / "reports").glob("*.css"),
             *(base / "scoring" / "reports").glob("*.py"),
             *(base / "locale").glob("*/LC_MESSAGES/django.mo"),
         ]

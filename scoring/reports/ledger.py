@@ -81,7 +81,7 @@ def ems(text: str) -> Fraction:
     return sum((widths.get(ord(c), Fraction(1)) for c in text), Fraction(0))
 
 
-# The standings' cells as the report's style sets them (templates/reports/base.html, in pt):
+# The standings' cells as the report's style sets them (static/reports/report.css, in pt):
 # the figures 10.5 pt with 1.2 mm on either side, the headings 9.5 pt with 0.8 mm.
 MM = Fraction(720, 254)
 FIGURES, FIGURE_PADDING = Fraction(21, 2), 2 * Fraction(12, 10) * MM

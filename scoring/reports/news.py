@@ -253,7 +253,7 @@ def news_html(news: News) -> str:
 def news_pdf(news: News) -> bytes:
     """The card as WeasyPrint lays it out (before it is rasterized): a page 360 × 450 CSS px
     a card."""
-    return weasy.write_pdf(news_html(news))
+    return weasy.write_pdf(news_html(news), report_style=False)
 
 
 def news_png(news: News, card: int = 0) -> bytes:

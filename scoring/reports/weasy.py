@@ -5,6 +5,10 @@ A long report is made of parts laid out separately (``parts.py``), by one worker
 know alone: its number among all the pages ("3 / 110") and, on a member's first page, their
 rank among all the members.
 
+Every handout but the news card extends ``templates/reports/base.html`` and shares the rules of
+``static/reports/report.css`` (``REPORT_STYLE``), parsed once in each thread and given to each
+document as a user style sheet (``report_style``).
+
 Images (the members' charts) travel beside the HTML as bytes and are fetched by name
 (``chart:12.jpg``) rather than as data URIs in the HTML, which WeasyPrint would parse.
 """
@@ -17,17 +21,19 @@ import threading
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 from urllib.parse import unquote, urlsplit
 from urllib.request import url2pathname
 
 import pikepdf
-from weasyprint import HTML
+from weasyprint import CSS, HTML
 from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
 STATIC = Path(__file__).resolve().parents[2] / "static"
 BASE_URL = STATIC.as_uri() + "/"
 IMAGE_SCHEME = "chart:"
+REPORT_STYLE = STATIC / "reports" / "report.css"
 
 
 # WeasyPrint ships no types, so its URLFetcher is Any to mypy.
@@ -88,17 +94,42 @@ def _fetcher(images: Mapping[str, bytes]) -> _ImageFetcher:
     return fetcher
 
 
-def lay_out(html: str, images: Mapping[str, bytes] | None = None) -> tuple[bytes, int]:
-    """One HTML document as PDF, and how many pages it has.
+def _report_style() -> CSS:
+    """The rules every handout shares (``REPORT_STYLE``), parsed once in this thread: parsing
+    them and loading their font for every document was a sixth of a member's part of the
+    half-year report. WeasyPrint applies a style sheet given to ``render`` as the user's, so a
+    document's own rules (its ``<style>``) outrank these whatever their selectors."""
+    sheet: CSS | None = getattr(_local, "report_style", None)
+    if sheet is None:
+        sheet = _local.report_style = CSS(
+            filename=str(REPORT_STYLE), font_config=_fonts(), url_fetcher=_fetcher({})
+        )
+    return sheet
+
+
+def render(
+    html: str, images: Mapping[str, bytes] | None = None, *, report_style: bool = True
+) -> Any:
+    """WeasyPrint's document of ``html``, laid out (``report_style``: as ``lay_out``)."""
+    source = HTML(string=html, base_url=BASE_URL, url_fetcher=_fetcher(images or {}))
+    sheets = [_report_style()] if report_style else []
+    return source.render(font_config=_fonts(), stylesheets=sheets)
+
+
+def lay_out(
+    html: str, images: Mapping[str, bytes] | None = None, *, report_style: bool = True
+) -> tuple[bytes, int]:
+    """One HTML document as PDF, and how many pages it has. ``report_style``: the document
+    extends ``reports/base.html`` and takes the rules of ``REPORT_STYLE`` (every handout but
+    the news card).
 
     The cyclic garbage collector is paused meanwhile: layout makes hundreds of thousands of
     boxes that live until the end, and each collection would walk them all again (the
     half-year report takes about 15 % less time without it)."""
-    source = HTML(string=html, base_url=BASE_URL, url_fetcher=_fetcher(images or {}))
     enabled = gc.isenabled()
     gc.disable()
     try:
-        document = source.render(font_config=_fonts())
+        document = render(html, images, report_style=report_style)
         pdf: bytes = document.write_pdf()
         return pdf, len(document.pages)
     finally:
@@ -107,14 +138,14 @@ def lay_out(html: str, images: Mapping[str, bytes] | None = None) -> tuple[bytes
 
 
 def timed(html: str, images: Mapping[str, bytes] | None = None) -> tuple[bytes, int, float, float]:
-    """``lay_out``, and the CPU seconds (this process's) of WeasyPrint's layout and of writing
-    the PDF: for measuring what a part costs (``bench_reports --layout``)."""
-    source = HTML(string=html, base_url=BASE_URL, url_fetcher=_fetcher(images or {}))
+    """``lay_out`` of a report's part, and the CPU seconds (this process's) of WeasyPrint's
+    layout and of writing the PDF: for measuring what a part costs (``bench_reports
+    --layout``)."""
     enabled = gc.isenabled()
     gc.disable()
     try:
         start = time.process_time()
-        document = source.render(font_config=_fonts())
+        document = render(html, images)
         laid_out = time.process_time()
         pdf: bytes = document.write_pdf()
         return pdf, len(document.pages), laid_out - start, time.process_time() - laid_out
@@ -123,9 +154,11 @@ def timed(html: str, images: Mapping[str, bytes] | None = None) -> tuple[bytes, 
             gc.enable()
 
 
-def write_pdf(html: str, images: Mapping[str, bytes] | None = None) -> bytes:
-    """One HTML document as PDF."""
-    return lay_out(html, images)[0]
+def write_pdf(
+    html: str, images: Mapping[str, bytes] | None = None, *, report_style: bool = True
+) -> bytes:
+    """One HTML document as PDF (``report_style``: as ``lay_out``)."""
+    return lay_out(html, images, report_style=report_style)[0]
 
 
 def join(

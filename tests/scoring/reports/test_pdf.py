@@ -404,14 +404,17 @@ def test_a_date_in_the_big_hand_list_and_a_hand_in_the_daily_sheet_never_split(c
     laid_out: list[str] = []
     real = weasy.lay_out
     monkeypatch.setattr(
-        weasy, "lay_out", lambda html, images=None: (laid_out.append(html), real(html, images))[1]
+        weasy,
+        "lay_out",
+        lambda html, images=None, **kw: (laid_out.append(html), real(html, images, **kw))[1],
     )
     render_standings_pdf(H2)
     html = "".join(laid_out)
+    rules = weasy.REPORT_STYLE.read_text()  # every handout's
     assert '<td class="date">2025年10月1日（水）</td>' in html
     assert re.search(r'<div class="(game|day)">[^<]*満貫', html)
     assert 'div.ledger { font-size: 10pt; font-feature-settings: "hwid"; white-space: pre;' in html
-    assert ".date, .word { white-space: nowrap; }" in html
+    assert ".date, .word { white-space: nowrap; }" in rules
 
 
 @pytest.mark.slow
@@ -446,6 +449,44 @@ def test_a_reports_html_says_the_language_it_is_written_in(language):
     with translation.override(language):
         html = render_to_string("reports/base.html", {"title": "x"})
     assert f'<html lang="{language}">' in html
+
+
+def test_the_rules_every_handout_shares_are_parsed_once_a_thread_not_for_each_document(
+    monkeypatch,
+):
+    """The report's shared rules (static/reports/report.css, four and a half thousand
+    characters) are parsed once in a thread and given to each document; a document parses only
+    its own (its page boxes, its template's additions). Parsing them for every document was a
+    sixth of a member's part of the half-year report (issue 38's speed)."""
+    import threading
+
+    import tinycss2
+
+    from scoring.reports import weasy
+
+    parsed: list[tuple[str, int]] = []
+    text, raw = tinycss2.parse_stylesheet, tinycss2.parse_stylesheet_bytes
+
+    def parse_text(css, *args, **kwargs):
+        parsed.append(("document", len(css)))
+        return text(css, *args, **kwargs)
+
+    def parse_bytes(css, *args, **kwargs):
+        parsed.append(("file", len(css)))
+        return raw(css, *args, **kwargs)
+
+    monkeypatch.setattr(tinycss2, "parse_stylesheet", parse_text)
+    monkeypatch.setattr(tinycss2, "parse_stylesheet_bytes", parse_bytes)
+    html = render_to_string("reports/standings.html", {"title": "x", "only": "members"})
+    pages = []
+    # A thread of its own, as a worker's: its first document parses the shared rules.
+    worker = threading.Thread(target=lambda: pages.extend(weasy.lay_out(html)[1] for _ in "abc"))
+    worker.start()
+    worker.join()
+    assert pages == [1, 1, 1]
+    documents = [n for kind, n in parsed if kind == "document"]
+    assert len(documents) == 3 and max(documents) < 1500, documents
+    assert [n for kind, n in parsed if kind == "file"] == [weasy.REPORT_STYLE.stat().st_size]
 
 
 @pytest.mark.slow

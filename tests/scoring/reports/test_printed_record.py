@@ -10,7 +10,6 @@ import pytest
 from django.utils import translation
 from openpyxl import load_workbook
 from openpyxl.utils import column_index_from_string, get_column_letter
-from weasyprint import HTML
 
 from members.models import Member
 from scoring.meet_draw import make_draw, save_draw, stored_draw
@@ -99,7 +98,9 @@ def laid_out_html(monkeypatch, filters: Filters, **kwargs) -> list[str]:
     seen: list[str] = []
     real = weasy.lay_out
     monkeypatch.setattr(
-        weasy, "lay_out", lambda html, images=None: (seen.append(html), real(html, images))[1]
+        weasy,
+        "lay_out",
+        lambda html, images=None, **kw: (seen.append(html), real(html, images, **kw))[1],
     )
     render_standings_pdf(filters, **kwargs)
     return seen
@@ -108,7 +109,7 @@ def laid_out_html(monkeypatch, filters: Filters, **kwargs) -> list[str]:
 def overflow(html: str) -> float:
     """How far (CSS px) the standings table's furthest box reaches past the right edge of the
     page's content box on its first page (0 when it fits)."""
-    document = HTML(string=html, base_url=weasy.BASE_URL).render()
+    document = weasy.render(html)
     page = document.pages[0]._page_box
     right = page.content_box_x() + page.width
     reach = []

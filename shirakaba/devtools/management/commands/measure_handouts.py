@@ -10,7 +10,8 @@ one drawn for its attendance and not saved), the 回覧板 of its month, the cer
 every winner of every award, the score table of the default rule set, and the news card of
 the meet; then prints, for each, the smallest and the median size of its characters in points
 (the card's in pixels of the 1,080-pixel-wide picture, and its size), the share under 9 pt,
-and the time it took to make.
+and the time it took to make. ``--keep DIR`` writes the files there too, to look at, or to
+compare page by page with another version's (``pdftoppm -png``, then ``cmp``).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import io
 import time
 from collections.abc import Callable
 from datetime import date
+from pathlib import Path
 from typing import Any
 
 from django.core.management.base import CommandError
@@ -76,11 +78,22 @@ class Command(ClubCommand):
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("--period", help="a half-year, e.g. 2025-H2 (default: the latest)")
+        parser.add_argument("--keep", type=Path, help="a folder to write the handouts to")
 
     def handle(self, *args: Any, **options: Any) -> None:
         # Nothing kept is reused (the half-year's parts): every handout is made from nothing.
+        self.keep: Path | None = options["keep"]
+        if self.keep:
+            self.keep.mkdir(parents=True, exist_ok=True)
         with scratch_reports():
             self.measure(options["period"])
+
+    def kept(self, name: str, files: list[bytes], suffix: str = "pdf") -> None:
+        """``files`` written to ``--keep``'s folder as NAME-1.pdf, NAME-2.pdf, …"""
+        if self.keep:
+            stem = name.split(" (")[0].replace(" ", "-")
+            for number, data in enumerate(files, start=1):
+                (self.keep / f"{stem}-{number}.{suffix}").write_bytes(data)
 
     def measure(self, period: str | None) -> None:
         latest = HanchanResult.objects.aggregate(day=Max("played_on"))["day"]
@@ -111,6 +124,7 @@ class Command(ClubCommand):
             start = time.perf_counter()
             pdfs = make()
             took = time.perf_counter() - start
+            self.kept(name, pdfs)
             if not pdfs:
                 self.stdout.write(f"{name:<28}  (none)")
                 return
@@ -146,6 +160,8 @@ class Command(ClubCommand):
         pdf = news.news_pdf(told)
         png = news.news_png(told)
         took = time.perf_counter() - start
+        self.kept("news card", [pdf])
+        self.kept("news card", [png], suffix="png")
         width_pt = float(PdfReader(io.BytesIO(pdf)).pages[0].mediabox.width)
         picture = Image.open(io.BytesIO(png))
         px = picture.width / width_pt  # pixels of the picture per point of the page
