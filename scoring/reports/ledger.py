@@ -12,6 +12,9 @@ of its column. The one sign the feature leaves proportional, the minus (U+2212),
 the full-width minus (U+FF0D, ``FULL_MINUS``), an em, as the club's ▲ is. The months and the
 places counted are set the same way (``in_columns``).
 
+The member's summary (``summary``) is set in lines in columns too: a heading and its figure,
+four to a line.
+
 The same font's widths share the standings' tables among their columns (``column_shares``), so
 that those tables are laid out with fixed widths rather than measured cell by cell.
 """
@@ -31,7 +34,7 @@ from fontTools.ttLib import TTFont
 
 from scoring.notation import MINUS, meet_date, points, signed_p
 from scoring.reports.weasy import STATIC
-from scoring.standings import MemberRecord, MonthLine, PlaceColumns, StandingRow
+from scoring.standings import MemberRecord, MonthLine, PlaceColumns, StandingRow, SummaryItem
 
 FONT = "fonts/ipaexg.ttf"  # under static/, as the reports' @font-face names it
 EN_SPACE = "\u2002"  # half an em in the report's font, with or without hwid
@@ -166,6 +169,73 @@ def in_columns(
         for texts in rows
     ]
     return [Line(_html(head, minus), "head"), *(Line(_html(line, minus), kind) for line in lines)]
+
+
+# The summary: 11 pt, across the page's 186 mm; a long figure (the big hands by kind, the
+# 3-player places) a line of its own, after the others.
+SUMMARY_SIZE = Fraction(11)
+ACROSS = 186 * MM / SUMMARY_SIZE  # ems
+LONG = Fraction(6)  # ems
+SPACE = " "
+
+
+def _fill(width: Fraction) -> tuple[str, Fraction]:
+    """En spaces and spaces (the font's space is 0.27 em) as near ``width`` ems as they come,
+    and their width: within a fiftieth of an em where there is room for a dozen spaces, within
+    a tenth where there is an em (the least gap here), so text set without ``hwid`` lines up
+    to within a point at 11 pt. (Tabs would not do: WeasyPrint 70 draws the text after a tab
+    up to a point and a half off its stop.)"""
+    space, half = ems(SPACE), Fraction(1, 2)
+    best = (width, 0, 0)  # how far off, en spaces, spaces
+    spaces = 0
+    while spaces * space <= width:
+        rest = width - spaces * space
+        for halves in (int(rest // half), int(rest // half) + 1):
+            best = min(best, (abs(rest - halves * half), halves, spaces))
+        spaces += 1
+    _off, halves, spaces = best
+    return EN_SPACE * halves + SPACE * spaces, halves * half + spaces * space
+
+
+def summary(items: Sequence[SummaryItem], minus: str) -> list[Line]:
+    """The member's summary (``summary_items``) as lines in columns: each heading, then its
+    figure (with its note, the below-zero rate), as many pairs to a line as the page holds
+    (four in Japanese, fewer where the headings are longer); a figure with a long note a line
+    of its own, after the others. Set without ``hwid``, which would make katakana half-width
+    (ﾄｯﾌﾟ率): the widths are the font's own (``ems``), and each text is followed by the en
+    spaces and spaces (``_fill``) that bring the next to its column. The boxes they were, a run
+    of text for each heading, figure and note, were a sixth of a member's part; a line is one
+    run."""
+    sign = "▲" if minus == "▲" else FULL_MINUS
+
+    def width(text: str) -> Fraction:
+        return ems(text.replace(MINUS, sign))
+
+    cells = [(i.label, f"{i.value} {i.note}" if i.note else i.value) for i in items]
+    short = [c for c in cells if width(c[1]) < LONG]
+    for across in (4, 3, 2, 1):
+        rows = [short[start : start + across] for start in range(0, len(short), across)]
+        starts = [Fraction(0)]  # each column's heading's start and figure's start, in turn (ems)
+        for i in range(across):
+            for part, gap in ((0, Fraction(1)), (1, Fraction(2))):  # more room after a figure
+                texts = [row[i][part] for row in rows if i < len(row)]
+                starts.append(starts[-1] + max(map(width, texts), default=Fraction(0)) + gap)
+        if starts[-1] <= ACROSS + 2 or across == 1:  # the last gap may overhang
+            break
+    lines = []
+    for row in rows:
+        texts = [text for cell in row for text in cell]
+        line, at = "", Fraction(0)
+        for text, start in zip(texts, starts, strict=False):
+            padding, room = _fill(start - at)
+            line += padding + text
+            at += room + width(text)
+        lines.append(line)
+    for label, figure in cells:
+        if width(figure) >= LONG:
+            padding, _room = _fill(max(starts[1], width(label) + 1) - width(label))
+            lines.append(label + padding + figure)
+    return [Line(_html(line, minus), "game") for line in lines]
 
 
 def _places_columns(places: PlaceColumns) -> list[Column]:

@@ -49,6 +49,7 @@ from scoring.standings import (
     SheetGame,
     SheetRound,
     StandingRow,
+    SummaryItem,
     Winner,
     big_hand_list,
     compute_awards,
@@ -133,22 +134,26 @@ def _member_page(
 ) -> dict[str, Any]:
     """What a member's page shows; its chart (a JPEG fetched by name) is named, not drawn;
     the member's R at the period's end, when rated. The summary is the member's page's own
-    (``summary_items``), without the rank, which is stamped on. The places counted, the months
-    and the games are lines in columns (``ledger``), the ``places`` columns the club's, each
+    (``summary_items``), without the rank, which is stamped on, and with R. The summary, the
+    places counted, the months and the games are lines in columns (``ledger``), the ``places`` columns the club's, each
     negative number with the club's ``minus``."""
     name = f"{row.member_id}.jpg"
+    # R changes only when the member plays: as of their last game, so one more meet lays out
+    # again the pages of those who played, not every member's.
+    rating = ratings.row_for(row.member_id) if ratings is not None else None
+    items = summary_items(row, wins=wins, rank=False)
+    if rating:
+        items.append(SummaryItem("rating", _("Rating"), rating.r_text))
     return {
         "row": row,
         "record": record,
         "counted": ledger.places_counted(row, record, places, minus),
         "months": ledger.by_month(record, places, minus),
         "ledger": ledger.ledger(record, minus),
-        "summary": summary_items(row, wins=wins, rank=False),
+        "summary": ledger.summary(items, minus),
         "chart": weasy.IMAGE_SCHEME + name,
         "name": name,
-        # R changes only when the member plays: as of their last game, so one more meet
-        # lays out again the pages of those who played, not every member's.
-        "rating": ratings.row_for(row.member_id) if ratings is not None else None,
+        "rating": rating,
     }
 
 

@@ -111,8 +111,8 @@ def render(
     html: str, images: Mapping[str, bytes] | None = None, *, report_style: bool = True
 ) -> Any:
     """WeasyPrint's document of ``html``, laid out (``report_style``: as ``lay_out``)."""
+    sheets = [_report_style()] if report_style else []  # first: it uses the fetcher too
     source = HTML(string=html, base_url=BASE_URL, url_fetcher=_fetcher(images or {}))
-    sheets = [_report_style()] if report_style else []
     return source.render(font_config=_fonts(), stylesheets=sheets)
 
 

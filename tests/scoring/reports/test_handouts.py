@@ -4,6 +4,7 @@ templates/reports/): the type each PDF sets, read back from the file itself
 certificate's vertical lines set as Japanese print sets them; the news card's size; the paper
 around the meet. Every test makes a PDF or a picture."""
 
+import ctypes
 import io
 import random
 import re
@@ -332,7 +333,7 @@ def test_a_members_pages_hold_every_game_and_the_months_subtotals(demo):
         line += " ".join(str(n) for n in m.places)
         assert line.replace(MINUS, FULL_MINUS) in text, line
     for item in summary_items(row, wins=False, rank=False):
-        assert item.label in text and item.value in text, item
+        assert item.label in text and item.value.replace(MINUS, FULL_MINUS) in text, item
     assert small_text(data) == []
 
 
@@ -377,11 +378,68 @@ def test_a_members_games_stand_in_columns(demo):
         assert {"+", printed} <= {line[6][0][0] for line in games}  # both signs, lined up
 
 
+def baselines(pdf: bytes) -> list[tuple[str, list[float]]]:
+    """Each line of text of ``pdf``'s pages (its characters on one baseline, spaces left out)
+    and each character's origin (x, pt): where the pen set it, whatever the glyph's ink."""
+    lines: dict[tuple[int, int], list[tuple[str, float]]] = {}
+    document = pdfium.PdfDocument(pdf)
+    x, y = ctypes.c_double(), ctypes.c_double()
+    for number in range(len(document)):
+        page = document[number].get_textpage()
+        for i in range(page.count_chars()):
+            ch = page.get_text_range(i, 1)
+            if not ch.isspace():
+                pdfium.raw.FPDFText_GetCharOrigin(page.raw, i, x, y)
+                lines.setdefault((number, round(y.value)), []).append((ch, x.value))
+    return [("".join(c for c, _ in chars), [x for _, x in chars]) for chars in lines.values()]
+
+
+@pytest.mark.parametrize("language", ["ja", "en"])
+def test_a_members_summary_stands_in_columns_its_katakana_full_width(demo, language):
+    """The summary is lines in columns (``ledger.summary``), set without the half-width forms:
+    every heading and every figure of a column starts where the same column starts on the other
+    lines (the tabs reach the same stop, whatever the widths of the text before them), four
+    pairs to a line in Japanese, and no katakana is half-width (トップ率, not ﾄｯﾌﾟ率)."""
+    from django.utils import translation
+    from django.utils.translation import gettext
+
+    from scoring.reports import ledger
+    from scoring.standings import SummaryItem, rating_at_the_end
+
+    with translation.override(language):
+        for row in compute_standings(demo)[:4]:
+            items = summary_items(row, wins=False, rank=False)
+            rated = rating_at_the_end(demo).row_for(row.member_id)
+            items += [SummaryItem("rating", gettext("Rating"), rated.r_text)] if rated else []
+            pdf = render_member_pdf(row.member_id, demo)[2]
+            drawn = baselines(pdf)
+            starts: dict[int, set[float]] = {}
+            set_lines = [
+                re.split(r"[ \u2002]{2,}", line.html.replace(MINUS, FULL_MINUS))
+                for line in ledger.summary(items, MINUS)
+            ]
+            for cells in set_lines:
+                if ledger.ems(cells[-1]) >= ledger.LONG:
+                    continue  # a long figure's line, after the columns
+                texts = [cell.replace(" ", "") for cell in cells if cell]
+                text, xs = next(line for line in drawn if line[0].startswith(texts[0]))
+                at = 0
+                for column, cell in enumerate(texts):
+                    at = text.index(cell, at)
+                    starts.setdefault(column, set()).add(round(xs[at], 1))
+                    at += len(cell)
+            for column, lefts in starts.items():
+                assert max(lefts) - min(lefts) < 1, (language, column, lefts)  # ledger._fill
+            if language == "ja":
+                assert max(len([c for c in cells if c]) for cells in set_lines) == 8  # four pairs
+            assert not re.search("[\uff61-\uff9f]", pdf_text(pdf))
+
+
 def test_the_three_player_average_place_is_printed_beside_the_four_player_one(three_systems):
     text = pdf_text(render_member_pdf(three_systems.pk, Filters(period=H1))[2])
     assert "四人打ち平均順位" in text and "三人打ち平均順位" in text
     row = next(r for r in compute_standings(Filters(period=H1)) if r.member_id == three_systems.pk)
-    assert f"三人打ち平均順位 {row.average_place3}" in text
+    assert re.search(f"三人打ち平均順位\\s+{re.escape(str(row.average_place3))}", text)
 
 
 def test_the_printed_chart_is_drawn_in_greys():

@@ -413,7 +413,7 @@ def test_a_date_in_the_big_hand_list_and_a_hand_in_the_daily_sheet_never_split(c
     rules = weasy.REPORT_STYLE.read_text()  # every handout's
     assert '<td class="date">2025年10月1日（水）</td>' in html
     assert re.search(r'<div class="(game|day)">[^<]*満貫', html)
-    assert 'div.ledger { font-size: 10pt; font-feature-settings: "hwid"; white-space: pre;' in html
+    assert 'div.ledger { font-size: 10pt; font-feature-settings: "hwid"; white-space: pre;' in rules
     assert ".date, .word { white-space: nowrap; }" in rules
 
 
@@ -461,6 +461,7 @@ def test_the_rules_every_handout_shares_are_parsed_once_a_thread_not_for_each_do
     import threading
 
     import tinycss2
+    from PIL import Image
 
     from scoring.reports import weasy
 
@@ -478,14 +479,21 @@ def test_the_rules_every_handout_shares_are_parsed_once_a_thread_not_for_each_do
     monkeypatch.setattr(tinycss2, "parse_stylesheet", parse_text)
     monkeypatch.setattr(tinycss2, "parse_stylesheet_bytes", parse_bytes)
     html = render_to_string("reports/standings.html", {"title": "x", "only": "members"})
-    pages = []
+    html = html.replace("</body>", '<img src="chart:1.jpg" alt=""></body>')
+    image = io.BytesIO()
+    Image.new("RGB", (40, 20), "grey").save(image, format="jpeg")
+    made = []
     # A thread of its own, as a worker's: its first document parses the shared rules.
-    worker = threading.Thread(target=lambda: pages.extend(weasy.lay_out(html)[1] for _ in "abc"))
+    worker = threading.Thread(
+        target=lambda: made.extend(weasy.lay_out(html, {"1.jpg": image.getvalue()}) for _ in "abc")
+    )
     worker.start()
     worker.join()
-    assert pages == [1, 1, 1]
+    assert [pages for _pdf, pages in made] == [1, 1, 1]
+    # Each with its image, the first too (the shared rules' font was fetched first).
+    assert all(b"/Subtype /Image" in pdf for pdf, _pages in made)
     documents = [n for kind, n in parsed if kind == "document"]
-    assert len(documents) == 3 and max(documents) < 1500, documents
+    assert len(documents) == 3 and max(documents) < 1000, documents
     assert [n for kind, n in parsed if kind == "file"] == [weasy.REPORT_STYLE.stat().st_size]
 
 
