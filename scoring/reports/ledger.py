@@ -78,8 +78,10 @@ def _proportional() -> dict[int, Fraction]:
     return {code: Fraction(metrics[glyph][0]) / em for code, glyph in font.getBestCmap().items()}
 
 
+@lru_cache(maxsize=4096)
 def ems(text: str) -> Fraction:
-    """``text``'s width in ems, set in the report's font as a table's cell sets it."""
+    """``text``'s width in ems, set in the report's font as a table's cell sets it (remembered:
+    the summaries of fifty members measure the same headings and many of the same figures)."""
     widths = _proportional()
     return sum((widths.get(ord(c), Fraction(1)) for c in text), Fraction(0))
 
@@ -179,21 +181,28 @@ LONG = Fraction(6)  # ems
 SPACE = " "
 
 
+@lru_cache(maxsize=4096)
 def _fill(width: Fraction) -> tuple[str, Fraction]:
     """En spaces and spaces (the font's space is 0.27 em) as near ``width`` ems as they come,
     and their width: within a fiftieth of an em where there is room for a dozen spaces, within
     a tenth where there is an em (the least gap here), so text set without ``hwid`` lines up
     to within a point at 11 pt. (Tabs would not do: WeasyPrint 70 draws the text after a tab
     up to a point and a half off its stop.)"""
-    space, half = ems(SPACE), Fraction(1, 2)
-    best = (width, 0, 0)  # how far off, en spaces, spaces
+    space, half, near = ems(SPACE), Fraction(1, 2), Fraction(1, 50)
+    best = (
+        width,
+        0,
+        0,
+        0,
+    )  # how far off (a fiftieth is near enough), characters, en spaces, spaces
     spaces = 0
     while spaces * space <= width:
         rest = width - spaces * space
         for halves in (int(rest // half), int(rest // half) + 1):
-            best = min(best, (abs(rest - halves * half), halves, spaces))
+            off = max(abs(rest - halves * half), near)
+            best = min(best, (off, halves + spaces, halves, spaces))
         spaces += 1
-    _off, halves, spaces = best
+    _off, _characters, halves, spaces = best
     return EN_SPACE * halves + SPACE * spaces, halves * half + spaces * space
 
 
