@@ -23,8 +23,8 @@ KEEP_FOR = timedelta(days=30)
 @cache
 def template_version() -> str:
     """A digest of everything that lays reports out: the report templates and their shared
-    style sheet, the modules of scoring/reports/ and the compiled catalogues. A deploy that changes any of them makes
-    every report new."""
+    style sheet, the modules of scoring/reports/ and the compiled catalogues. A deploy that
+    changes any of them makes every report new."""
     base = Path(settings.BASE_DIR)
     files = sorted(
         [

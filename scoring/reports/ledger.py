@@ -144,11 +144,15 @@ def _pad(text: str, width: Fraction, right: bool) -> str:
     return spaces + text if right else text + spaces
 
 
+def _sign(minus: str) -> str:
+    """The club's ``minus`` as a ledger sets it: ▲, or the full-width minus."""
+    return "▲" if minus == "▲" else FULL_MINUS
+
+
 def _html(text: str, minus: str) -> SafeString:
     """``text`` (each negative number's sign U+2212) as a line's HTML, each such sign the
-    club's ``minus`` as a ledger sets it: ▲, or the full-width minus."""
-    sign = "▲" if minus == "▲" else FULL_MINUS
-    return mark_safe(str(escape(text)).replace(MINUS, sign))  # escaped first
+    club's ``minus`` as a ledger sets it (``_sign``)."""
+    return mark_safe(str(escape(text)).replace(MINUS, _sign(minus)))  # escaped first
 
 
 def _join(cells: Sequence[tuple[str, Fraction, bool]]) -> str:
@@ -189,12 +193,8 @@ def _fill(width: Fraction) -> tuple[str, Fraction]:
     to within a point at 11 pt. (Tabs would not do: WeasyPrint 70 draws the text after a tab
     up to a point and a half off its stop.)"""
     space, half, near = ems(SPACE), Fraction(1, 2), Fraction(1, 50)
-    best = (
-        width,
-        0,
-        0,
-        0,
-    )  # how far off (a fiftieth is near enough), characters, en spaces, spaces
+    # How far off (a fiftieth is near enough), how many characters, en spaces, spaces.
+    best = (width, 0, 0, 0)
     spaces = 0
     while spaces * space <= width:
         rest = width - spaces * space
@@ -215,7 +215,7 @@ def summary(items: Sequence[SummaryItem], minus: str) -> list[Line]:
     spaces and spaces (``_fill``) that bring the next to its column. The boxes they were, a run
     of text for each heading, figure and note, were a sixth of a member's part; a line is one
     run."""
-    sign = "▲" if minus == "▲" else FULL_MINUS
+    sign = _sign(minus)
 
     def width(text: str) -> Fraction:
         return ems(text.replace(MINUS, sign))

@@ -135,8 +135,8 @@ def _member_page(
     """What a member's page shows; its chart (a JPEG fetched by name) is named, not drawn;
     the member's R at the period's end, when rated. The summary is the member's page's own
     (``summary_items``), without the rank, which is stamped on, and with R. The summary, the
-    places counted, the months and the games are lines in columns (``ledger``), the ``places`` columns the club's, each
-    negative number with the club's ``minus``."""
+    places counted, the months and the games are lines in columns (``ledger``), the
+    ``places`` columns the club's, each negative number with the club's ``minus``."""
     name = f"{row.member_id}.jpg"
     # R changes only when the member plays: as of their last game, so one more meet lays out
     # again the pages of those who played, not every member's.
